@@ -1,0 +1,1 @@
+"""Agents: tabular solvers, fictitious play, NFSP, VCFR, deep methods."""

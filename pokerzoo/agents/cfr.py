@@ -1,0 +1,167 @@
+"""Full-width counterfactual regret minimisation over the compiled tree.
+
+``CFRSolver`` is the whole family, configured by ``CFRConfig``; ``CFR`` and ``CFRPlus`` are its
+named presets (more live in ``CFR_PRESETS``). All share one face: ``iterate(n)``,
+``average_policy()``, ``current_policy()``, ``state_dict()``.
+
+>>> from pokerzoo import load_game
+>>> from pokerzoo.evaluation import exploitability
+>>> solver = CFRPlus(load_game("kuhn_poker"))
+>>> solver.iterate(200)
+>>> exploitability(solver.tree, solver.average_policy()) < 1e-2
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.agents.cfr_kernels import run_iterations, work_arrays
+from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+@dataclass(frozen=True)
+class CFRConfig:
+    """Hyperparameters of the CFR family (defaults: vanilla CFR as in OpenSpiel's CFRSolver)."""
+
+    alternating_updates: bool = True
+    """Update players one after the other, each against the others' newest strategy."""
+    regret_matching_plus: bool = False
+    """Clip cumulative regrets at zero after every update (CFR+, Tammelin 2014)."""
+    linear_averaging: bool = False
+    """Weight iteration t's contribution to the average strategy by t (CFR+, linear CFR)."""
+    discount: tuple[float, float, float] | None = None
+    """DCFR's (alpha, beta, gamma) (Brown & Sandholm 2019); ``None`` for no discounting."""
+
+    def __post_init__(self) -> None:
+        if self.discount is not None:
+            if len(self.discount) != 3:
+                raise ConfigError(f"discount must be (alpha, beta, gamma), got {self.discount!r}")
+            if self.linear_averaging:
+                raise ConfigError("discount and linear_averaging both weight the average")
+
+    @classmethod
+    def from_params(cls, **params: Any) -> CFRConfig:
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise ConfigError(f"unknown CFR parameter(s) {unknown}; valid are {names}")
+        if isinstance(params.get("discount"), list):
+            params["discount"] = tuple(params["discount"])
+        return cls(**params)
+
+
+CFR_PRESETS: dict[str, CFRConfig] = {
+    "cfr": CFRConfig(),
+    "cfr+": CFRConfig(regret_matching_plus=True, linear_averaging=True),
+    # Linear CFR (Brown & Sandholm 2019) is DCFR with alpha = beta = gamma = 1.
+    "lcfr": CFRConfig(discount=(1.0, 1.0, 1.0)),
+    "dcfr": CFRConfig(discount=(1.5, 0.0, 2.0)),
+}
+
+
+class CFRSolver(Agent):
+    """Full-width CFR on a compiled ``GameTree`` (any member of the family via ``config``).
+
+    Args:
+        game: the game to solve (its tree must fit in memory).
+        config: a ``CFRConfig``; keyword ``overrides`` replace its fields.
+        tree: a tree already built for ``game`` (e.g. from a believed model), to avoid
+            rebuilding it.
+    """
+
+    name: ClassVar[str] = "cfr-family"
+
+    def __init__(
+        self,
+        game: Game,
+        config: CFRConfig | None = None,
+        tree: GameTree | None = None,
+        **overrides: Any,
+    ) -> None:
+        base = config if config is not None else CFRConfig()
+        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.game = game
+        self.tree = tree if tree is not None else build(game)
+        shape = self.tree.infoset_mask.shape
+        self.regrets = np.zeros(shape)
+        self.strategy_sum = np.zeros(shape)
+        self.sigma = self.tree.infoset_mask / self.tree.infoset_mask.sum(axis=1, keepdims=True)
+        self._work = work_arrays(self.tree.num_nodes, *shape)
+        self._iteration = 0
+
+    def iterate(self, n: int = 1) -> None:
+        """Run ``n`` full-width iterations."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        if n == 0:
+            return
+        tree, cfg = self.tree, self.config
+        alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
+        run_iterations(
+            tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob,
+            tree.utilities, tree.infoset_player, tree.infoset_mask, self.regrets,
+            self.strategy_sum, self.sigma, *self._work, self._iteration + 1, n,
+            tree.num_players, cfg.alternating_updates, cfg.regret_matching_plus,
+            cfg.linear_averaging, alpha, beta, gamma, cfg.discount is not None,
+        )
+        self._iteration += n
+
+    def current_policy(self) -> TabularPolicy:
+        """The regret-matching strategy of the next iteration."""
+        return TabularPolicy.from_tree(self.tree, self.sigma)
+
+    def average_policy(self) -> TabularPolicy:
+        """The average strategy (uniform at information sets never reached)."""
+        return TabularPolicy.from_tree(self.tree, self.strategy_sum)
+
+    def policy(self) -> TabularPolicy:
+        return self.average_policy()
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "config": dataclasses.asdict(self.config),
+            "game": {"name": self.game.name, "params": self.game.params()},
+            "iteration": self._iteration,
+            "regrets": self.regrets.copy(),
+            "strategy_sum": self.strategy_sum.copy(),
+            "sigma": self.sigma.copy(),
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
+            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
+        for key in ("regrets", "strategy_sum", "sigma"):
+            if np.shape(state[key]) != self.regrets.shape:
+                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected "
+                                 f"{self.regrets.shape}")
+        self.regrets = np.array(state["regrets"], dtype=np.float64)
+        self.strategy_sum = np.array(state["strategy_sum"], dtype=np.float64)
+        self.sigma = np.array(state["sigma"], dtype=np.float64)
+        self._iteration = int(state["iteration"])
+
+
+class CFR(CFRSolver):
+    """Vanilla CFR (Zinkevich et al. 2007) with alternating updates, as OpenSpiel's CFRSolver."""
+
+    name: ClassVar[str] = "cfr"
+
+    def __init__(self, game: Game, tree: GameTree | None = None, **overrides: Any) -> None:
+        super().__init__(game, CFR_PRESETS["cfr"], tree, **overrides)
+
+
+class CFRPlus(CFRSolver):
+    """CFR+ (Tammelin 2014): regret matching+, linear averaging, alternating updates."""
+
+    name: ClassVar[str] = "cfr+"
+
+    def __init__(self, game: Game, tree: GameTree | None = None, **overrides: Any) -> None:
+        super().__init__(game, CFR_PRESETS["cfr+"], tree, **overrides)

@@ -1,0 +1,231 @@
+"""Exact expected values, best responses, NashConv and exploitability on a compiled tree.
+
+Every function takes a ``GameTree`` and a policy: a ``TabularPolicy``, an ``[n_infosets,
+n_actions]`` array aligned with the tree, or anything answering ``action_probabilities(state)``
+(which is tabularised first). The sweeps are compiled with numba over the tree's flat arrays:
+one forward pass for reach probabilities, one reverse pass per depth for values.
+
+Conventions: ``exploitability = nash_conv / num_players`` (OpenSpiel's). The VCFR and PSRLCFR
+papers report the *sum* of the best-response gains, i.e. ``nash_conv``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from pokerzoo.games.base import CHANCE, TERMINAL
+from pokerzoo.policy import as_state_policy
+from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
+
+
+def policy_array(tree: GameTree, policy: object) -> np.ndarray:
+    """The policy as an ``[n_infosets, n_actions]`` float64 array in ``tree``'s infoset order."""
+    if isinstance(policy, np.ndarray):
+        if policy.shape != tree.infoset_mask.shape:
+            raise ValueError(
+                f"policy array has shape {policy.shape}, the tree needs {tree.infoset_mask.shape}"
+            )
+        return np.ascontiguousarray(policy, dtype=np.float64)
+    if isinstance(policy, TabularPolicy):
+        return np.ascontiguousarray(policy.aligned_to(tree), dtype=np.float64)
+    return tabularize(tree, policy).probs
+
+
+def tabularize(tree: GameTree, policy: object) -> TabularPolicy:
+    """Ask ``policy`` for its action probabilities at one state of every information set."""
+    state_policy = as_state_policy(policy)
+    probs = np.zeros(tree.infoset_mask.shape, dtype=np.float64)
+    for i in range(tree.num_infosets):
+        state = tree.infoset_state(i)
+        for a, p in state_policy.action_probabilities(state).items():
+            if not tree.infoset_mask[i, a]:
+                raise ValueError(
+                    f"policy gives probability to illegal action {a} at {tree.infoset_keys[i]!r}"
+                )
+            probs[i, a] = p
+    return TabularPolicy.from_tree(tree, probs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _reach(parent, player, infoset, action, chance_prob, probs, num_players):  # noqa: ANN001
+    """``reach[n, q]``: product of player ``q``'s probabilities to ``n`` (q = P is chance)."""
+    n = parent.shape[0]
+    reach = np.ones((n, num_players + 1))
+    for node in range(1, n):
+        par = parent[node]
+        for q in range(num_players + 1):
+            reach[node, q] = reach[par, q]
+        owner = player[par]
+        if owner == CHANCE:
+            reach[node, num_players] *= chance_prob[node]
+        else:
+            reach[node, owner] *= probs[infoset[par], action[node]]
+    return reach
+
+
+@numba.njit(cache=True)
+def _expected_values(parent, player, infoset, action, chance_prob, probs, utilities):  # noqa: ANN001
+    n, num_players = utilities.shape
+    values = utilities.copy()
+    for node in range(n - 1, 0, -1):
+        par = parent[node]
+        owner = player[par]
+        if owner == CHANCE:
+            w = chance_prob[node]
+        else:
+            w = probs[infoset[par], action[node]]
+        for q in range(num_players):
+            values[par, q] += w * values[node, q]
+    return values[0]
+
+
+@numba.njit(cache=True)
+def _best_responses(  # noqa: ANN001
+    player, infoset, action, first_child, num_children, depth_offsets, utilities, reach,
+    infoset_mask, num_infosets,
+):
+    """Each player's best-response value and pure best-response action per infoset.
+
+    ``cfv[n, i]`` is player ``i``'s counterfactual value of ``n`` under the best response:
+    the others' (and chance's) reach times ``i``'s payoff, summed below ``n``.
+    """
+    n, num_players = utilities.shape
+    num_actions = infoset_mask.shape[1]
+    cfv = np.zeros((n, num_players))
+    q_values = np.zeros((num_infosets, num_actions))
+    best_action = np.zeros(num_infosets, dtype=np.int64)
+    for d in range(depth_offsets.shape[0] - 2, -1, -1):
+        lo = depth_offsets[d]
+        hi = depth_offsets[d + 1]
+        for node in range(lo, hi):
+            p = player[node]
+            if p == TERMINAL:
+                for i in range(num_players):
+                    others = 1.0
+                    for q in range(num_players + 1):
+                        if q != i:
+                            others *= reach[node, q]
+                    cfv[node, i] = others * utilities[node, i]
+                continue
+            c0 = first_child[node]
+            c1 = c0 + num_children[node]
+            for i in range(num_players):
+                if i == p:
+                    iset = infoset[node]
+                    for c in range(c0, c1):
+                        q_values[iset, action[c]] += cfv[c, i]
+                else:
+                    total = 0.0
+                    for c in range(c0, c1):
+                        total += cfv[c, i]
+                    cfv[node, i] = total
+        # Choose each infoset's best action once all its histories have contributed.
+        for node in range(lo, hi):
+            p = player[node]
+            if p < 0:
+                continue
+            iset = infoset[node]
+            best = -1
+            for a in range(num_actions):
+                if infoset_mask[iset, a] and (best < 0 or q_values[iset, a] > q_values[iset, best]):
+                    best = a
+            best_action[iset] = best
+            for c in range(first_child[node], first_child[node] + num_children[node]):
+                if action[c] == best:
+                    cfv[node, p] = cfv[c, p]
+    return cfv[0], best_action
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
+
+def reach_probabilities(tree: GameTree, policy: object) -> np.ndarray:
+    """``[num_nodes, num_players + 1]`` reach of each player (last column: chance)."""
+    probs = policy_array(tree, policy)
+    return _reach(
+        tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob, probs,
+        tree.num_players,
+    )
+
+
+def expected_values(tree: GameTree, policy: object) -> np.ndarray:
+    """Each player's expected payoff when everyone plays ``policy``."""
+    probs = policy_array(tree, policy)
+    return _expected_values(
+        tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob, probs,
+        tree.utilities,
+    )
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """A player's best response to the others' policy."""
+
+    player: int
+    value: float
+    """The best responder's expected payoff."""
+    policy: TabularPolicy
+    """``policy`` with the best responder's rows replaced by the pure best response."""
+
+
+def _all_best_responses(tree: GameTree, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    reach = _reach(
+        tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob, probs,
+        tree.num_players,
+    )
+    return _best_responses(
+        tree.player, tree.infoset, tree.action, tree.first_child, tree.num_children,
+        tree.depth_offsets, tree.utilities, reach, tree.infoset_mask, tree.num_infosets,
+    )
+
+
+def best_response(tree: GameTree, policy: object, player: int) -> BestResponse:
+    """The best response of ``player`` against the others playing ``policy``."""
+    if not 0 <= player < tree.num_players:
+        raise ValueError(f"player must be in 0..{tree.num_players - 1}, got {player}")
+    probs = policy_array(tree, policy)
+    values, best = _all_best_responses(tree, probs)
+    response = probs.copy()
+    rows = tree.infosets_of(player)
+    response[rows] = 0.0
+    response[rows, best[rows]] = 1.0
+    return BestResponse(player, float(values[player]), TabularPolicy.from_tree(tree, response))
+
+
+def best_response_values(tree: GameTree, policy: object) -> np.ndarray:
+    """Each player's best-response value against the others playing ``policy``."""
+    return _all_best_responses(tree, policy_array(tree, policy))[0]
+
+
+def nash_conv(tree: GameTree, policy: object) -> float:
+    """Sum over players of what a best response gains over ``policy``'s own value."""
+    probs = policy_array(tree, policy)
+    br_values = _all_best_responses(tree, probs)[0]
+    on_policy = expected_values(tree, probs)
+    return float(np.sum(br_values - on_policy))
+
+
+def exploitability(tree: GameTree, policy: object) -> float:
+    """``nash_conv / num_players`` (OpenSpiel's convention; papers on VCFR report NashConv)."""
+    return nash_conv(tree, policy) / tree.num_players
+
+
+def uniform_policy_array(tree: GameTree) -> np.ndarray:
+    """The uniform policy as an array aligned with ``tree``."""
+    return normalise_rows(np.zeros(tree.infoset_mask.shape), tree.infoset_mask)
+
+
+def to_milli_big_blinds(chips: float, big_blind: float = 1.0) -> float:
+    """Chips per game to milli-big-blinds per game (mbb/g)."""
+    return 1000.0 * chips / big_blind

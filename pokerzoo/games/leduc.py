@@ -1,0 +1,400 @@
+"""The Leduc hold'em family: OpenSpiel's ``leduc_poker`` by default, and the papers' variants.
+
+Rules (defaults give OpenSpiel's ``leduc_poker`` tree exactly, 9,457 histories):
+
+* A deck of ``num_ranks * num_suits`` cards; card ``c`` has rank ``c // num_suits``.
+* Each player antes ``ante`` and is dealt one private card (chance, uniform over the deck left).
+* Two betting rounds. In round ``r`` a raise puts the raiser ``raise_sizes[r]`` above the highest
+  contribution; fold is legal only when facing a bet; at most ``max_raises_per_round`` raises per
+  round (``None``: no limit), and, with ``bet_cap``, no raise may take a player's contribution
+  above ``bet_cap * ante``. A round ends when every player still in has acted since the last raise
+  and matched it. Player 0 (or the first player still in) opens both rounds.
+* Between the rounds one public card is dealt. At the showdown a pair with the public card beats
+  any unpaired hand, otherwise the higher rank wins; ties split the pot.
+
+Named variants (``LEDUC_VARIANTS``) reproduce the papers' Leduc(4), Leduc(5) and 5-Leduc; see
+``docs`` of each for its tree size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.games.base import (
+    CHANCE,
+    TERMINAL,
+    ConfigError,
+    Field,
+    Game,
+    GameConfig,
+    State,
+    TensorLayout,
+)
+from pokerzoo.games.registry import register_game
+
+FOLD, CALL, RAISE = 0, 1, 2
+_ACTION_NAMES = {FOLD: "fold", CALL: "call", RAISE: "raise"}
+
+
+@dataclass(frozen=True)
+class LeducConfig(GameConfig):
+    """Parameters of the Leduc hold'em family (defaults: OpenSpiel's ``leduc_poker``)."""
+
+    num_players: int = 2
+    """Number of players (2 or more; the deck must hold one card per player plus the board)."""
+    num_ranks: int = 3
+    """Number of card ranks (the BUFP paper's 5-Leduc uses 5)."""
+    num_suits: int = 2
+    """Number of cards of each rank."""
+    ante: int = 1
+    """Chips each player puts in before the deal (the unit of ``bet_cap``)."""
+    raise_sizes: tuple[int, ...] = (2, 4)
+    """Raise amount in each of the two betting rounds."""
+    max_raises_per_round: int | None = 2
+    """Raises allowed per round; ``None`` for no limit (then ``bet_cap`` bounds the betting)."""
+    bet_cap: int | None = None
+    """Most a player may put in, in multiples of ``ante`` (Leduc(4): 4, Leduc(5): 5)."""
+
+    def __post_init__(self) -> None:
+        def positive_int(name: str, value: Any) -> None:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+
+        positive_int("num_ranks", self.num_ranks)
+        positive_int("num_suits", self.num_suits)
+        positive_int("ante", self.ante)
+        if not isinstance(self.num_players, int) or self.num_players < 2:
+            raise ConfigError(f"num_players must be an integer >= 2, got {self.num_players!r}")
+        if self.num_ranks * self.num_suits < self.num_players + 1:
+            raise ConfigError(
+                f"a deck of {self.num_ranks}x{self.num_suits} cards cannot deal "
+                f"{self.num_players} private cards and a public card"
+            )
+        if len(self.raise_sizes) != 2:
+            raise ConfigError(f"raise_sizes needs one size per round (2), got {self.raise_sizes!r}")
+        for size in self.raise_sizes:
+            positive_int("each raise size", size)
+        if self.max_raises_per_round is not None:
+            if not isinstance(self.max_raises_per_round, int) or self.max_raises_per_round < 0:
+                raise ConfigError(
+                    f"max_raises_per_round must be None or an integer >= 0, "
+                    f"got {self.max_raises_per_round!r}"
+                )
+        if self.bet_cap is not None:
+            positive_int("bet_cap", self.bet_cap)
+        if self.max_raises_per_round is None and self.bet_cap is None:
+            raise ConfigError("max_raises_per_round=None needs a bet_cap to bound the betting")
+
+    @property
+    def deck_size(self) -> int:
+        return self.num_ranks * self.num_suits
+
+    def raises_bound(self) -> int:
+        """The most raises one round can hold under these rules."""
+        bound = self.max_raises_per_round if self.max_raises_per_round is not None else 10**9
+        if self.bet_cap is not None:
+            room = self.bet_cap * self.ante - self.ante
+            bound = min(bound, room // min(self.raise_sizes))
+        return bound
+
+    def max_contribution(self) -> int:
+        """The most chips one player can put in over the whole hand."""
+        total = self.ante + sum(self.raises_bound() * size for size in self.raise_sizes)
+        if self.bet_cap is not None:
+            total = min(total, self.bet_cap * self.ante)
+        return total
+
+
+LEDUC_VARIANTS: dict[str, dict[str, Any]] = {
+    # Each player may put in at most 4 (5) antes, with no other limit on raises.
+    "leduc4": {"max_raises_per_round": None, "bet_cap": 4, "raise_sizes": (1, 1)},
+    "leduc5": {"max_raises_per_round": None, "bet_cap": 5, "raise_sizes": (1, 1)},
+    # The BUFP paper's 5-Leduc: five ranks, ten cards, otherwise standard Leduc.
+    "5leduc": {"num_ranks": 5},
+}
+"""Parameter sets of the papers' games: ``load_game("leduc_holdem", **LEDUC_VARIANTS[name])``."""
+
+
+class LeducState(State):
+    """A Leduc hold'em history."""
+
+    __slots__ = (
+        "game",
+        "_cfg",
+        "_n",
+        "_cards",
+        "_public",
+        "_round",
+        "_contrib",
+        "_folded",
+        "_pending",
+        "_player",
+        "_raises",
+        "_betting",
+        "_history",
+        "_over",
+    )
+
+    def __init__(self, game: LeducHoldem) -> None:
+        self.game = game
+        cfg = game.config
+        self._cfg = cfg
+        self._n = cfg.num_players
+        self._cards: list[int] = []
+        self._public = -1
+        self._round = 0
+        self._contrib = [cfg.ante] * self._n
+        self._folded = [False] * self._n
+        self._pending = self._n  # players still to act this round
+        self._player = CHANCE
+        self._raises = 0
+        self._betting: list[list[int]] = [[], []]
+        self._history: list[int] = []
+        self._over = False
+
+    # Protocol --------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self._player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self._player
+        if p == TERMINAL or (player is not None and player != p):
+            return []
+        if p == CHANCE:
+            return [c for c in range(self._cfg.deck_size) if c not in self._dealt()]
+        top = max(self._contrib)
+        actions = [FOLD, CALL] if self._contrib[p] < top else [CALL]
+        if self._can_raise(top):
+            actions.append(RAISE)
+        return actions
+
+    def _can_raise(self, top: int) -> bool:
+        cfg = self._cfg
+        if cfg.max_raises_per_round is not None and self._raises >= cfg.max_raises_per_round:
+            return False
+        if cfg.bet_cap is not None and top + cfg.raise_sizes[self._round] > cfg.bet_cap * cfg.ante:
+            return False
+        return True
+
+    def _dealt(self) -> list[int]:
+        return self._cards + ([self._public] if self._public >= 0 else [])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._player != CHANCE:
+            return []
+        left = self.legal_actions()
+        prob = 1.0 / len(left)
+        return [(c, prob) for c in left]
+
+    def _apply(self, action: int) -> None:
+        self._history.append(action)
+        if self._player == CHANCE:
+            if len(self._cards) < self._n:
+                self._cards.append(action)
+                if len(self._cards) == self._n:
+                    self._player = 0
+            else:
+                self._public = action
+                self._round = 1
+                self._start_round()
+            return
+        p = self._player
+        self._betting[self._round].append(action)
+        top = max(self._contrib)
+        if action == FOLD:
+            self._folded[p] = True
+            self._pending -= 1
+        elif action == CALL:
+            self._contrib[p] = top
+            self._pending -= 1
+        else:
+            self._contrib[p] = top + self._cfg.raise_sizes[self._round]
+            self._raises += 1
+            # Everyone else still in must answer the raise.
+            self._pending = self._n - sum(self._folded) - 1
+        if self._n - sum(self._folded) == 1:
+            self._finish()
+        elif self._pending == 0:
+            if self._round == 0:
+                self._player = CHANCE
+            else:
+                self._finish()
+        else:
+            self._player = self._next_in_hand(p + 1)
+
+    def _start_round(self) -> None:
+        self._raises = 0
+        self._pending = self._n - sum(self._folded)
+        self._player = self._next_in_hand(0)
+
+    def _next_in_hand(self, seat: int) -> int:
+        for k in range(self._n):
+            q = (seat + k) % self._n
+            if not self._folded[q]:
+                return q
+        raise AssertionError("no player left in the hand")
+
+    def _finish(self) -> None:
+        self._over = True
+        self._player = TERMINAL
+
+    def hand_strength(self, player: int) -> int:
+        """Showdown strength: pairs above every unpaired hand, then rank."""
+        rank = self._cards[player] // self._cfg.num_suits
+        paired = self._public >= 0 and rank == self._public // self._cfg.num_suits
+        return rank + (self._cfg.num_ranks if paired else 0)
+
+    def returns(self) -> list[float]:
+        if not self._over:
+            return [0.0] * self._n
+        alive = [p for p in range(self._n) if not self._folded[p]]
+        if len(alive) > 1:
+            best = max(self.hand_strength(p) for p in alive)
+            alive = [p for p in alive if self.hand_strength(p) == best]
+        pot = sum(self._contrib)
+        share = pot / len(alive)
+        return [(share if p in alive else 0.0) - self._contrib[p] for p in range(self._n)]
+
+    def information_state_key(self, player: int | None = None) -> Hashable:
+        p = self._player_or_current(player)
+        card = self._cards[p] if p < len(self._cards) else -1
+        return (p, card, self._public, tuple(self._betting[0]), tuple(self._betting[1]))
+
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        p = self._player_or_current(player)
+        game = self.game
+        t = game.information_state_layout.new()
+        o = game._offsets
+        t[o["player"] + p] = 1.0
+        if p < len(self._cards):
+            card = self._cards[p]
+            t[o["private_card"] + card] = 1.0
+            t[o["private_rank"] + card // self._cfg.num_suits] = 1.0
+        if self._public >= 0:
+            t[o["public_card"] + self._public] = 1.0
+            t[o["public_rank"] + self._public // self._cfg.num_suits] = 1.0
+        t[o["round"] + self._round] = 1.0
+        scale = 1.0 / game._max_contribution
+        for q in range(self._n):
+            t[o["contributions"] + q] = self._contrib[q] * scale
+        for r in (0, 1):
+            base = o[f"betting_round_{r}"]
+            for i, a in enumerate(self._betting[r]):
+                t[base + 3 * i + a] = 1.0
+        return t
+
+    def public_state(self) -> dict[str, Any]:
+        return {
+            "pot": sum(self._contrib),
+            "contributions": list(self._contrib),
+            "public_cards": [self._public] if self._public >= 0 else [],
+            "betting": [[_ACTION_NAMES[a] for a in r] for r in self._betting[: self._round + 1]],
+            "round": self._round,
+            "folded": list(self._folded),
+        }
+
+    def private_cards(self) -> list[list[int]]:
+        return [[self._cards[p]] if p < len(self._cards) else [] for p in range(self._n)]
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def clone(self) -> LeducState:
+        c = LeducState.__new__(LeducState)
+        c.game = self.game
+        c._cfg = self._cfg
+        c._n = self._n
+        c._cards = list(self._cards)
+        c._public = self._public
+        c._round = self._round
+        c._contrib = list(self._contrib)
+        c._folded = list(self._folded)
+        c._pending = self._pending
+        c._player = self._player
+        c._raises = self._raises
+        c._betting = [list(self._betting[0]), list(self._betting[1])]
+        c._history = list(self._history)
+        c._over = self._over
+        return c
+
+
+@register_game
+class LeducHoldem(Game):
+    """Leduc hold'em and its variants (Southey et al. 2005; OpenSpiel's ``leduc_poker``).
+
+    Actions: 0 fold, 1 check/call, 2 bet/raise. Information-state tensor layout for the default
+    game (generated from the declaration in the code; sizes scale with the parameters):
+
+    {layout}
+    """
+
+    name = "leduc_holdem"
+    config_class = LeducConfig
+    config: LeducConfig
+
+    def __init__(self, config: LeducConfig | None = None, **params: Any) -> None:
+        super().__init__(config, **params)
+        cfg = self.config
+        # Enough action slots for the longest round: every raise answered by everyone else.
+        self._slots_per_round = (cfg.raises_bound() + 1) * cfg.num_players
+        self._max_contribution = cfg.max_contribution()
+        self._layout = TensorLayout(_layout_fields(cfg, self._slots_per_round))
+        self._offsets = {f.name: self._layout.slice(f.name).start for f in self._layout.fields}
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    @property
+    def max_game_length(self) -> int:
+        return self.config.num_players + 1 + 2 * self._slots_per_round
+
+    @property
+    def information_state_layout(self) -> TensorLayout:
+        return self._layout
+
+    def new_initial_state(self) -> LeducState:
+        return LeducState(self)
+
+    def action_to_string(self, action: int, state: State | None = None) -> str:
+        if state is not None and state.is_chance_node():
+            return f"deal {self.card_to_string(action)}"
+        return _ACTION_NAMES.get(action, f"action {action}")
+
+    def card_to_string(self, card: int) -> str:
+        ranks = "JQKA23456789T"
+        rank = card // self.config.num_suits
+        name = ranks[rank] if rank < len(ranks) else f"R{rank}"
+        suit = card % self.config.num_suits
+        return name + ("shdc"[suit] if self.config.num_suits <= 4 else str(suit))
+
+
+def _layout_fields(cfg: LeducConfig, slots: int) -> list[Field]:
+    return [
+        Field("player", cfg.num_players, "one-hot: the observing player's seat"),
+        Field("private_card", cfg.deck_size, "one-hot: the observer's card"),
+        Field("private_rank", cfg.num_ranks, "one-hot: the rank of the observer's card"),
+        Field("public_card", cfg.deck_size, "one-hot: the public card (zeros before the flop)"),
+        Field("public_rank", cfg.num_ranks, "one-hot: the rank of the public card"),
+        Field("round", 2, "one-hot: the current betting round"),
+        Field("contributions", cfg.num_players, "chips each seat put in / most a seat can put in"),
+        Field("betting_round_0", 3 * slots, "per action slot of round 1: one-hot fold/call/raise"),
+        Field("betting_round_1", 3 * slots, "per action slot of round 2: one-hot fold/call/raise"),
+    ]
+
+
+LeducHoldem.__doc__ = (LeducHoldem.__doc__ or "").replace(
+    "{layout}",
+    TensorLayout(_layout_fields(LeducConfig(), (LeducConfig().raises_bound() + 1) * 2))
+    .table()
+    .replace("\n", "\n    "),
+)

@@ -1,0 +1,241 @@
+"""Compile a game into flat arrays: every history a row, ordered by depth.
+
+Solvers and evaluators sweep these arrays with vectorised or compiled loops (see
+``pokerzoo.evaluation.exact`` and ``pokerzoo.agents.cfr``) instead of walking ``State`` objects.
+Because the rows are in breadth-first order, every node's children are contiguous and come after
+it, so one forward sweep computes reach probabilities and one reverse sweep computes values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
+
+
+@dataclass
+class GameTree:
+    """A game compiled into flat numpy arrays (build it with ``pokerzoo.tree.build``).
+
+    Node arrays (length ``num_nodes``, breadth-first, root at 0):
+        parent: parent row (-1 for the root).
+        depth: number of actions from the root.
+        player: acting player, ``CHANCE`` (-1) or ``TERMINAL`` (-4).
+        infoset: information-set id at decision nodes, -1 elsewhere.
+        action: the action that led here from the parent (-1 for the root).
+        chance_prob: probability of that action when the parent is a chance node, else 1.
+        utilities: ``[num_nodes, num_players]`` payoffs at terminals (zeros elsewhere).
+        first_child, num_children: children occupy ``first_child .. first_child+num_children-1``.
+    Information-set arrays (length ``num_infosets``):
+        infoset_player, infoset_mask (``[num_infosets, num_actions]`` bool of legal actions),
+        infoset_node (one history in the set), infoset_depth, infoset_keys.
+    """
+
+    game: Game
+    num_players: int
+    num_actions: int
+    parent: np.ndarray
+    depth: np.ndarray
+    player: np.ndarray
+    infoset: np.ndarray
+    action: np.ndarray
+    chance_prob: np.ndarray
+    utilities: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    depth_offsets: np.ndarray
+    infoset_player: np.ndarray
+    infoset_mask: np.ndarray
+    infoset_node: np.ndarray
+    infoset_depth: np.ndarray
+    infoset_keys: list[Hashable]
+    key_to_infoset: dict[Hashable, int] = field(repr=False)
+    model: Any = None
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.parent)
+
+    @property
+    def num_infosets(self) -> int:
+        return len(self.infoset_player)
+
+    @property
+    def num_terminals(self) -> int:
+        return int(np.count_nonzero(self.player == TERMINAL))
+
+    def history(self, node: int) -> list[int]:
+        """The action sequence from the root to ``node``."""
+        actions = []
+        while node > 0:
+            actions.append(int(self.action[node]))
+            node = int(self.parent[node])
+        return actions[::-1]
+
+    def state(self, node: int) -> State:
+        """The game state of ``node``, rebuilt by replaying its history."""
+        state = self.game.new_initial_state()
+        for a in self.history(node):
+            state.apply_action(a)
+        return state
+
+    def infoset_state(self, infoset: int) -> State:
+        """One state of information set ``infoset``."""
+        return self.state(int(self.infoset_node[infoset]))
+
+    def infoset_id(self, key: Hashable) -> int:
+        """The id of the information set with this key (``KeyError`` with a hint otherwise)."""
+        try:
+            return self.key_to_infoset[key]
+        except KeyError:
+            raise KeyError(
+                f"information state {key!r} is not in the tree of {self.game!r}"
+            ) from None
+
+    def infosets_of(self, player: int) -> np.ndarray:
+        """Ids of ``player``'s information sets."""
+        return np.flatnonzero(self.infoset_player == player)
+
+    def summary(self) -> dict[str, int]:
+        """Sizes: histories, terminals, chance nodes, decision nodes, information sets."""
+        return {
+            "histories": self.num_nodes,
+            "terminals": self.num_terminals,
+            "chance_nodes": int(np.count_nonzero(self.player == CHANCE)),
+            "decision_nodes": int(np.count_nonzero(self.player >= 0)),
+            "infosets": self.num_infosets,
+        }
+
+
+def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTree:
+    """Compile ``game`` into a ``GameTree``.
+
+    Args:
+        game: any game of the protocol whose tree fits in memory.
+        model: for unknown-environment games, the environment model to compile (chance
+            probabilities and expected rewards); ``None`` compiles the game as it is (for an
+            unknown-environment game: its true model).
+        max_nodes: refuse trees larger than this (hold'em does not fit).
+
+    Raises:
+        ValueError: if the tree exceeds ``max_nodes`` or an information set spans depths.
+    """
+    if model is not None:
+        with_model = getattr(game, "with_model", None)
+        if with_model is None:
+            raise TypeError(f"{game!r} has no environment model to replace")
+        game = with_model(model)
+    n_players = game.num_players
+    n_actions = game.num_distinct_actions
+
+    parent: list[int] = [-1]
+    depth: list[int] = [0]
+    player: list[int] = []
+    infoset: list[int] = []
+    action: list[int] = [-1]
+    chance_prob: list[float] = [1.0]
+    first_child: list[int] = []
+    num_children: list[int] = []
+    utilities: dict[int, list[float]] = {}
+    key_to_infoset: dict[Hashable, int] = {}
+    infoset_keys: list[Hashable] = []
+    infoset_player: list[int] = []
+    infoset_masks: list[np.ndarray] = []
+    infoset_node: list[int] = []
+    infoset_depth: list[int] = []
+
+    frontier: list[State] = [game.new_initial_state()]
+    index = 0
+    while index < len(frontier):
+        state = frontier[index]
+        frontier[index] = None  # type: ignore[call-overload]  # free memory as we go
+        p = state.current_player()
+        player.append(p)
+        first_child.append(len(parent))
+        if p == TERMINAL:
+            infoset.append(-1)
+            num_children.append(0)
+            utilities[index] = list(state.returns())
+        elif p == CHANCE:
+            infoset.append(-1)
+            outcomes = state.chance_outcomes()
+            num_children.append(len(outcomes))
+            for a, prob in outcomes:
+                _add_child(state, a, prob, index, frontier, parent, depth, action, chance_prob)
+        else:
+            key = state.information_state_key(p)
+            legal = state.legal_actions()
+            iid = key_to_infoset.get(key)
+            if iid is None:
+                iid = len(infoset_keys)
+                key_to_infoset[key] = iid
+                infoset_keys.append(key)
+                infoset_player.append(p)
+                mask = np.zeros(n_actions, dtype=bool)
+                mask[legal] = True
+                infoset_masks.append(mask)
+                infoset_node.append(index)
+                infoset_depth.append(depth[index])
+            elif infoset_depth[iid] != depth[index] or infoset_player[iid] != p:
+                raise ValueError(
+                    f"information set {key!r} spans depths or players; the compiled tree needs "
+                    "every history of an information set at one depth"
+                )
+            infoset.append(iid)
+            num_children.append(len(legal))
+            for a in legal:
+                _add_child(state, a, 1.0, index, frontier, parent, depth, action, chance_prob)
+        if len(parent) > max_nodes:
+            raise ValueError(f"{game!r} has more than {max_nodes} histories; it does not fit")
+        index += 1
+
+    n = len(parent)
+    util = np.zeros((n, n_players), dtype=np.float64)
+    for node, values in utilities.items():
+        util[node] = values
+    depth_arr = np.asarray(depth, dtype=np.int32)
+    depth_offsets = np.searchsorted(depth_arr, np.arange(depth_arr.max() + 2)).astype(np.int64)
+    return GameTree(
+        game=game,
+        num_players=n_players,
+        num_actions=n_actions,
+        parent=np.asarray(parent, dtype=np.int64),
+        depth=depth_arr,
+        player=np.asarray(player, dtype=np.int32),
+        infoset=np.asarray(infoset, dtype=np.int64),
+        action=np.asarray(action, dtype=np.int64),
+        chance_prob=np.asarray(chance_prob, dtype=np.float64),
+        utilities=util,
+        first_child=np.asarray(first_child, dtype=np.int64),
+        num_children=np.asarray(num_children, dtype=np.int64),
+        depth_offsets=depth_offsets,
+        infoset_player=np.asarray(infoset_player, dtype=np.int32),
+        infoset_mask=np.asarray(infoset_masks, dtype=bool).reshape(-1, n_actions),
+        infoset_node=np.asarray(infoset_node, dtype=np.int64),
+        infoset_depth=np.asarray(infoset_depth, dtype=np.int32),
+        infoset_keys=infoset_keys,
+        key_to_infoset=key_to_infoset,
+        model=model,
+    )
+
+
+def _add_child(
+    state: State,
+    a: int,
+    prob: float,
+    index: int,
+    frontier: list[State],
+    parent: list[int],
+    depth: list[int],
+    action: list[int],
+    chance_prob: list[float],
+) -> None:
+    frontier.append(state.child(a))
+    parent.append(index)
+    depth.append(depth[index] + 1)
+    action.append(a)
+    chance_prob.append(prob)
