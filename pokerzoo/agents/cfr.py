@@ -23,6 +23,7 @@ import numpy as np
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.cfr_kernels import run_iterations, work_arrays
+from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -165,3 +166,28 @@ class CFRPlus(CFRSolver):
 
     def __init__(self, game: Game, tree: GameTree | None = None, **overrides: Any) -> None:
         super().__init__(game, CFR_PRESETS["cfr+"], tree, **overrides)
+
+
+def _preset_factory(preset: str) -> Any:
+    def factory(
+        game: Game, seed: int = 0, alternating_updates: bool | None = None, **params: Any
+    ) -> CFRSolver:
+        del seed  # full-width CFR is deterministic
+        overrides = dict(params)
+        if alternating_updates is not None:
+            overrides["alternating_updates"] = alternating_updates
+        config = CFRConfig.from_params(**{**dataclasses.asdict(CFR_PRESETS[preset]), **overrides})
+        solver = CFRSolver(game, config)
+        solver.name = preset
+        return solver
+
+    return factory
+
+
+for _preset, _description in [
+    ("cfr", "vanilla CFR, alternating updates (Zinkevich et al. 2007)"),
+    ("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
+    ("lcfr", "linear CFR (Brown & Sandholm 2019)"),
+    ("dcfr", "discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)"),
+]:
+    register_agent(AgentSpec(_preset, _preset_factory(_preset), "iterations", _description))

@@ -17,7 +17,7 @@ from pokerzoo.games.base import CHANCE, TERMINAL
 
 
 @numba.njit(cache=True, fastmath=False)
-def _accumulate(  # noqa: ANN001
+def _accumulate(
     p, parent, player, infoset, action, chance_prob, utilities, sigma, own, opp, values,
     q_values, w_values, own_infoset,
 ):
@@ -71,7 +71,7 @@ def _accumulate(  # noqa: ANN001
 
 
 @numba.njit(cache=True)
-def _update(  # noqa: ANN001
+def _update(
     p, infoset_player, infoset_mask, q_values, w_values, own_infoset, regrets, strategy_sum,
     sigma, pos_discount, neg_discount, rm_plus, avg_discount, avg_weight, update_sigma,
 ):
@@ -98,7 +98,7 @@ def _update(  # noqa: ANN001
 
 
 @numba.njit(cache=True)
-def _regret_match_row(iset, infoset_mask, regrets, sigma):  # noqa: ANN001
+def _regret_match_row(iset, infoset_mask, regrets, sigma):
     num_actions = regrets.shape[1]
     total = 0.0
     legal = 0
@@ -117,13 +117,13 @@ def _regret_match_row(iset, infoset_mask, regrets, sigma):  # noqa: ANN001
 
 
 @numba.njit(cache=True)
-def _regret_match_all(infoset_mask, regrets, sigma):  # noqa: ANN001
+def _regret_match_all(infoset_mask, regrets, sigma):
     for iset in range(regrets.shape[0]):
         _regret_match_row(iset, infoset_mask, regrets, sigma)
 
 
 @numba.njit(cache=True)
-def run_iterations(  # noqa: ANN001
+def run_iterations(
     parent, player, infoset, action, chance_prob, utilities, infoset_player, infoset_mask,
     regrets, strategy_sum, sigma, own, opp, values, q_values, w_values, own_infoset,
     first_iteration, num_iterations, num_players, alternating, rm_plus, linear_averaging,

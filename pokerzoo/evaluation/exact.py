@@ -56,7 +56,7 @@ def tabularize(tree: GameTree, policy: object) -> TabularPolicy:
 
 
 @numba.njit(cache=True)
-def _reach(parent, player, infoset, action, chance_prob, probs, num_players):  # noqa: ANN001
+def _reach(parent, player, infoset, action, chance_prob, probs, num_players):
     """``reach[n, q]``: product of player ``q``'s probabilities to ``n`` (q = P is chance)."""
     n = parent.shape[0]
     reach = np.ones((n, num_players + 1))
@@ -73,7 +73,7 @@ def _reach(parent, player, infoset, action, chance_prob, probs, num_players):  #
 
 
 @numba.njit(cache=True)
-def _expected_values(parent, player, infoset, action, chance_prob, probs, utilities):  # noqa: ANN001
+def _expected_values(parent, player, infoset, action, chance_prob, probs, utilities):
     n, num_players = utilities.shape
     values = utilities.copy()
     for node in range(n - 1, 0, -1):
@@ -89,7 +89,7 @@ def _expected_values(parent, player, infoset, action, chance_prob, probs, utilit
 
 
 @numba.njit(cache=True)
-def _best_responses(  # noqa: ANN001
+def _best_responses(
     player, infoset, action, first_child, num_children, depth_offsets, utilities, reach,
     infoset_mask, num_infosets,
 ):

@@ -55,14 +55,14 @@ class TabularPolicy:
     # Construction ------------------------------------------------------------------------------
 
     @classmethod
-    def uniform(cls, tree) -> TabularPolicy:  # noqa: ANN001 - GameTree, avoids an import cycle
+    def uniform(cls, tree) -> TabularPolicy:
         """The uniform policy over each information set's legal actions."""
         mask = tree.infoset_mask
         probs = mask / mask.sum(axis=1, keepdims=True)
         return cls(tree.infoset_keys, probs, mask, tree.game.name, tree.game.params())
 
     @classmethod
-    def from_tree(cls, tree, probs: np.ndarray) -> TabularPolicy:  # noqa: ANN001
+    def from_tree(cls, tree, probs: np.ndarray) -> TabularPolicy:
         """Wrap an ``[num_infosets, num_actions]`` array aligned with ``tree``'s infosets.
 
         Rows are masked to legal actions and renormalised; an all-zero row becomes uniform.
@@ -94,7 +94,7 @@ class TabularPolicy:
         row = self.row(state.information_state_key(player))
         return {a: float(row[a]) for a in state.legal_actions()}
 
-    def aligned_to(self, tree) -> np.ndarray:  # noqa: ANN001
+    def aligned_to(self, tree) -> np.ndarray:
         """This policy's rows in ``tree``'s infoset order (an ``[n_infosets, n_actions]`` array).
 
         Raises:
