@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.cfr_kernels import run_iterations, work_arrays
+from pokerzoo.agents.cfr_kernels import run_iterations, sweep_layout, work_arrays
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree, build
@@ -95,9 +95,18 @@ class CFRSolver(Agent):
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
-        self.sigma = self.tree.infoset_mask / self.tree.infoset_mask.sum(axis=1, keepdims=True)
-        self._work = work_arrays(self.tree.num_nodes, *shape)
+        self._inner, self._terminal, self._edge_probs = sweep_layout(self.tree)
+        self._work = work_arrays(len(self._inner[0]), *shape)
         self._iteration = 0
+
+    @property
+    def sigma(self) -> np.ndarray:
+        """The current (regret-matching) strategy, ``[num_infosets, num_actions]``."""
+        return self._edge_probs[: self.regrets.size].reshape(self.regrets.shape)
+
+    @sigma.setter
+    def sigma(self, value: np.ndarray) -> None:
+        self._edge_probs[: self.regrets.size] = np.asarray(value, dtype=np.float64).ravel()
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
@@ -108,9 +117,8 @@ class CFRSolver(Agent):
         tree, cfg = self.tree, self.config
         alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
         run_iterations(
-            tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob,
-            tree.utilities, tree.infoset_player, tree.infoset_mask, self.regrets,
-            self.strategy_sum, self.sigma, *self._work, self._iteration + 1, n,
+            self._inner, self._terminal, tree.infoset_player, tree.infoset_mask, self.regrets,
+            self.strategy_sum, self._edge_probs, *self._work, self._iteration + 1, n,
             tree.num_players, cfg.alternating_updates, cfg.regret_matching_plus,
             cfg.linear_averaging, alpha, beta, gamma, cfg.discount is not None,
         )
@@ -146,7 +154,7 @@ class CFRSolver(Agent):
                                  f"{self.regrets.shape}")
         self.regrets = np.array(state["regrets"], dtype=np.float64)
         self.strategy_sum = np.array(state["strategy_sum"], dtype=np.float64)
-        self.sigma = np.array(state["sigma"], dtype=np.float64)
+        self.sigma = state["sigma"]
         self._iteration = int(state["iteration"])
 
 

@@ -16,56 +16,63 @@ import numpy as np
 from pokerzoo.games.base import CHANCE, TERMINAL
 
 
-@numba.njit(cache=True, fastmath=False)
+@numba.njit(cache=True)
 def _accumulate(
-    p, parent, player, infoset, action, chance_prob, utilities, sigma, own, opp, values,
-    q_values, w_values, own_infoset,
+    p, inner, terminal, edge_probs, own, opp, values, q_flat, w_values, own_infoset,
 ):
-    """Fill ``q_values``/``w_values``/``own_infoset`` of player ``p``'s infosets under ``sigma``.
+    """Fill ``q_flat``/``w_values``/``own_infoset`` of player ``p``'s infosets.
 
-    ``q_values[I, a]`` = sum over h in I of others' reach(h) * value(ha);
+    ``inner`` holds the non-terminal nodes in breadth-first order as rows (parent, owner,
+    edge, player, infoset) and ``terminal`` the terminals as rows (parent, owner, edge) with
+    ``terminal_utility``; parents index ``inner``. ``edge_probs[edge]`` is the probability of
+    the action leading to a node (the policy's for decision parents, chance's otherwise).
+    Terminals are swept once on their own: they need no reach, and adding their values to their
+    parents before the reverse sweep over inner nodes keeps that sweep short.
+
+    ``q_flat[I * A + a]`` = sum over h in I of others' reach(h) * value(ha);
     ``w_values[I]`` = sum over h in I of others' reach(h) * value(h); ``own_infoset[I]`` = p's
     reach of I (equal at every h in I by perfect recall).
     """
+    parent, owner, edge, player, infoset = inner
+    t_parent, t_owner, t_edge, t_utility = terminal
     n = parent.shape[0]
+    num_actions = q_flat.shape[0] // w_values.shape[0]
     own[0] = 1.0
     opp[0] = 1.0
-    for node in range(1, n):
-        par = parent[node]
-        owner = player[par]
-        if owner == CHANCE:
-            own[node] = own[par]
-            opp[node] = opp[par] * chance_prob[node]
-        elif owner == p:
-            own[node] = own[par] * sigma[infoset[par], action[node]]
-            opp[node] = opp[par]
-        else:
-            own[node] = own[par]
-            opp[node] = opp[par] * sigma[infoset[par], action[node]]
-        if player[node] == p:
-            own_infoset[infoset[node]] = own[node]
     for node in range(n):
-        if player[node] == TERMINAL:
-            values[node] = utilities[node, p]
-        else:
-            values[node] = 0.0
+        if node > 0:
+            par = parent[node]
+            prob = edge_probs[edge[node]]
+            if owner[node] == p:
+                own[node] = own[par] * prob
+                opp[node] = opp[par]
+            else:
+                own[node] = own[par]
+                opp[node] = opp[par] * prob
+        values[node] = 0.0
         if player[node] == p:
             iset = infoset[node]
-            for a in range(q_values.shape[1]):
-                q_values[iset, a] = 0.0
+            own_infoset[iset] = own[node]
             w_values[iset] = 0.0
+            for a in range(num_actions):
+                q_flat[iset * num_actions + a] = 0.0
+    utility_p = t_utility[p]
+    for k in range(t_parent.shape[0]):
+        par = t_parent[k]
+        v = utility_p[k]
+        e = t_edge[k]
+        values[par] += edge_probs[e] * v
+        if t_owner[k] == p:
+            q_flat[e] += opp[par] * v
     for node in range(n - 1, 0, -1):
         par = parent[node]
-        owner = player[par]
         v = values[node]
+        e = edge[node]
+        values[par] += edge_probs[e] * v
+        if owner[node] == p:
+            q_flat[e] += opp[par] * v
         if player[node] == p:
             w_values[infoset[node]] += opp[node] * v
-        if owner == CHANCE:
-            values[par] += chance_prob[node] * v
-        else:
-            values[par] += sigma[infoset[par], action[node]] * v
-            if owner == p:
-                q_values[infoset[par], action[node]] += opp[par] * v
     if player[0] == p:
         w_values[infoset[0]] += values[0]
 
@@ -124,8 +131,8 @@ def _regret_match_all(infoset_mask, regrets, sigma):
 
 @numba.njit(cache=True)
 def run_iterations(
-    parent, player, infoset, action, chance_prob, utilities, infoset_player, infoset_mask,
-    regrets, strategy_sum, sigma, own, opp, values, q_values, w_values, own_infoset,
+    inner, terminal, infoset_player, infoset_mask,
+    regrets, strategy_sum, edge_probs, own, opp, values, q_flat, w_values, own_infoset,
     first_iteration, num_iterations, num_players, alternating, rm_plus, linear_averaging,
     alpha, beta, gamma, discounted,
 ):
@@ -135,6 +142,11 @@ def run_iterations(
     t^b/(t^b+1); else unchanged) before adding the instantaneous regret; CFR+ clips them at 0;
     the average strategy is weighted by t (linear averaging) or discounted by (t/(t+1))^g.
     """
+    num_infosets, num_actions = regrets.shape
+    # The policy is the head of edge_probs (chance probabilities follow it), so regret
+    # matching writes straight into the array the sweeps read.
+    sigma = edge_probs[: num_infosets * num_actions].reshape(num_infosets, num_actions)
+    q_values = q_flat.reshape(num_infosets, num_actions)
     for t in range(first_iteration, first_iteration + num_iterations):
         pos_d = 1.0
         neg_d = 1.0
@@ -153,8 +165,8 @@ def run_iterations(
         if alternating:
             for p in range(num_players):
                 _accumulate(
-                    p, parent, player, infoset, action, chance_prob, utilities, sigma, own,
-                    opp, values, q_values, w_values, own_infoset,
+                    p, inner, terminal, edge_probs, own, opp, values, q_flat, w_values,
+                    own_infoset,
                 )
                 _update(
                     p, infoset_player, infoset_mask, q_values, w_values, own_infoset, regrets,
@@ -163,8 +175,8 @@ def run_iterations(
         else:
             for p in range(num_players):
                 _accumulate(
-                    p, parent, player, infoset, action, chance_prob, utilities, sigma, own,
-                    opp, values, q_values, w_values, own_infoset,
+                    p, inner, terminal, edge_probs, own, opp, values, q_flat, w_values,
+                    own_infoset,
                 )
             _update(
                 -1, infoset_player, infoset_mask, q_values, w_values, own_infoset, regrets,
@@ -174,12 +186,63 @@ def run_iterations(
 
 
 def work_arrays(num_nodes: int, num_infosets: int, num_actions: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays for ``run_iterations``: own, opp, values, q_values, w_values, own_infoset."""
+    """Scratch arrays for ``run_iterations``: own, opp, values, q_flat, w_values, own_infoset."""
     return (
         np.zeros(num_nodes),
         np.zeros(num_nodes),
         np.zeros(num_nodes),
-        np.zeros((num_infosets, num_actions)),
+        np.zeros(num_infosets * num_actions),
         np.zeros(num_infosets),
         np.zeros(num_infosets),
     )
+
+
+def sweep_layout(tree) -> tuple[tuple, tuple, np.ndarray]:
+    """Arrays for the sweeps: ``inner`` rows, ``terminal`` rows and the ``edge_probs`` vector.
+
+    ``edge_probs`` holds the policy (``num_infosets * num_actions`` entries, uniform to start)
+    followed by one entry per chance edge, so every node's incoming probability is
+    ``edge_probs[edge]`` with no branch on the parent's kind. ``inner`` is (parent, owner, edge,
+    player, infoset) over non-terminal nodes; ``terminal`` is (parent, owner, edge,
+    utility[player, k]) over terminals; both index parents by their row in ``inner``.
+    """
+    num_infosets, num_actions = tree.infoset_mask.shape
+    parent = tree.parent
+    owner = np.full(tree.num_nodes, CHANCE, dtype=np.int64)
+    owner[1:] = tree.player[parent[1:]]
+    edge = np.zeros(tree.num_nodes, dtype=np.int64)
+    decision = owner >= 0
+    decision[0] = False
+    edge[decision] = tree.infoset[parent[decision]] * num_actions + tree.action[decision]
+    chance = owner == CHANCE
+    chance[0] = False
+    chance_nodes = np.flatnonzero(chance)
+    base = num_infosets * num_actions
+    edge[chance_nodes] = base + np.arange(len(chance_nodes))
+    edge[0] = base + len(chance_nodes)  # the root's own entry, probability 1
+    edge_probs = np.empty(base + len(chance_nodes) + 1)
+    mask = tree.infoset_mask
+    edge_probs[:base] = (mask / mask.sum(axis=1, keepdims=True)).ravel()
+    edge_probs[base:-1] = tree.chance_prob[chance_nodes]
+    edge_probs[-1] = 1.0
+
+    is_terminal = tree.player == TERMINAL
+    inner_nodes = np.flatnonzero(~is_terminal)
+    terminal_nodes = np.flatnonzero(is_terminal)
+    row_of = np.full(tree.num_nodes, -1, dtype=np.int64)
+    row_of[inner_nodes] = np.arange(len(inner_nodes))
+    inner_parent = np.where(inner_nodes > 0, row_of[parent[inner_nodes]], -1)
+    inner = (
+        inner_parent,
+        owner[inner_nodes],
+        edge[inner_nodes],
+        tree.player[inner_nodes].astype(np.int64),
+        tree.infoset[inner_nodes],
+    )
+    terminal = (
+        row_of[parent[terminal_nodes]],
+        owner[terminal_nodes],
+        edge[terminal_nodes],
+        np.ascontiguousarray(tree.utilities[terminal_nodes].T),
+    )
+    return inner, terminal, edge_probs
