@@ -1,4 +1,4 @@
-"""pokerzoo: imperfect-information poker games as PettingZoo AEC envs, and agents that solve them."""
+"""pokerzoo: imperfect-information poker games as PettingZoo AEC envs, and agents to solve them."""
 
 from pokerzoo.games import CHANCE, TERMINAL, ConfigError, IllegalActionError, load_game
 

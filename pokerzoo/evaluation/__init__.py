@@ -1,4 +1,4 @@
-"""Measure policies: exact best response / exploitability on compiled trees, matches for big games."""
+"""Measure policies: exact best response and exploitability on trees, matches for big games."""
 
 from pokerzoo.evaluation.exact import (
     BestResponse,

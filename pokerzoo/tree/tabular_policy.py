@@ -143,7 +143,8 @@ class TabularPolicy:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 keys = [ast.literal_eval(k) for k in data["keys"]]
-                return cls(keys, data["probs"], data["mask"], meta["game_name"], meta["game_params"])
+                probs, mask = data["probs"], data["mask"]
+                return cls(keys, probs, mask, meta["game_name"], meta["game_params"])
         except (OSError, KeyError, ValueError, SyntaxError, zipfile.BadZipFile, EOFError) as exc:
             raise ValueError(f"{path} is not a readable pokerzoo policy file: {exc}") from exc
 
