@@ -1,0 +1,73 @@
+#!/usr/bin/env python
+"""Evaluate saved runs: exact exploitability, pairings between runs, curves.
+
+Examples:
+    python evaluate.py runs/cfr_leduc
+    python evaluate.py runs/cfr_leduc runs/cfr+_leduc --plot curves.png
+    python evaluate.py runs/cfr_leduc --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from pokerzoo.training.cli import run_cli
+from pokerzoo.training.reports import SavedRun, exact_scores, pairing_matrix, plot_curves, tree_for
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("runs", nargs="+", help="run folders written by train.py")
+    p.add_argument("--plot", metavar="PNG", help="draw the exploitability curves to this PNG")
+    p.add_argument("--json", action="store_true", help="print machine-readable results")
+    p.add_argument("--hands", type=int, default=20_000, help="hands per match (big games)")
+    p.add_argument("--seed", type=int, default=0, help="seed for matches")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    runs = [SavedRun.open(folder) for folder in args.runs]
+    results: dict[str, dict] = {}
+    tabular = {r.label: r.tabular_policy() for r in runs}
+    if all(p is not None for p in tabular.values()):
+        tree = tree_for(runs)
+        for run in runs:
+            results[run.label] = {"agent": run.config.get("agent"), "game": repr(run.game),
+                                  **exact_scores(tree, tabular[run.label])}
+        if len(runs) > 1 and tree.num_players == 2:
+            matrix = pairing_matrix(tree, list(tabular.values()))
+            for i, run in enumerate(runs):
+                results[run.label]["vs"] = {
+                    other.label: float(matrix[i, j]) for j, other in enumerate(runs)
+                }
+    else:
+        from pokerzoo.training.matches_report import match_results
+
+        results.update(match_results(runs, args.hands, args.seed))
+    if args.plot:
+        results_path = plot_curves(runs, args.plot)
+        if not args.json:
+            print(f"curves written to {results_path}")
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for label, r in results.items():
+        print(f"{label}: {r['agent']} on {r['game']}")
+        if "exploitability" in r:
+            print(f"  exploitability {r['exploitability']:.6g} chips/game "
+                  f"= {r['exploitability_mbb_per_game']:.4g} mbb/g (NashConv {r['nash_conv']:.6g})")
+        if "bb_per_100" in r:
+            print(f"  vs random {r['bb_per_100']:.2f} +- {r['ci95']:.2f} bb/100 "
+                  f"over {r['hands']} hands")
+        for other, value in r.get("vs", {}).items():
+            if other != label:
+                print(f"  vs {other}: {value:+.5f} chips/game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main, None))

@@ -1,0 +1,144 @@
+"""Callbacks for ``Trainer``: exact evaluation, CSV/TensorBoard logging, atomic checkpoints."""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.evaluation.exact import nash_conv
+from pokerzoo.training.loop import Callback, Trainer
+from pokerzoo.tree.game_tree import GameTree
+
+
+def evaluated_policy(agent: Agent) -> Any:
+    """The policy an agent is scored by: its average policy where it has one."""
+    average = getattr(agent, "average_policy", None)
+    return average() if callable(average) else agent.policy()
+
+
+class ExploitabilityCallback(Callback):
+    """Every ``every`` units, score the agent's policy exactly on ``tree``.
+
+    Sets ``trainer.metrics["exploitability"]`` (NashConv / players, chips per game) and
+    ``trainer.metrics["nash_conv"]``.
+    """
+
+    def __init__(self, tree: GameTree, every: int) -> None:
+        self.tree = tree
+        self.every = every
+
+    def _evaluate(self, trainer: Trainer) -> None:
+        policy = evaluated_policy(trainer.agent)
+        conv = nash_conv(self.tree, policy)
+        trainer.metrics["nash_conv"] = conv
+        trainer.metrics["exploitability"] = conv / self.tree.num_players
+
+    def on_start(self, trainer: Trainer) -> None:
+        if trainer.agent.iteration == 0:
+            self._evaluate(trainer)
+
+    def on_step(self, trainer: Trainer) -> None:
+        self._evaluate(trainer)
+
+    def on_end(self, trainer: Trainer) -> None:
+        if trainer.agent.iteration % max(self.every, 1) or self.every == 0:
+            self._evaluate(trainer)
+
+
+class MetricCallback(Callback):
+    """Every ``every`` units, compute named metrics with ``fn(agent) -> {name: value}``."""
+
+    def __init__(self, fn: Callable[[Agent], dict[str, float]], every: int) -> None:
+        self.fn = fn
+        self.every = every
+
+    def on_step(self, trainer: Trainer) -> None:
+        trainer.metrics.update(self.fn(trainer.agent))
+
+    def on_end(self, trainer: Trainer) -> None:
+        if self.every == 0 or trainer.agent.iteration % self.every:
+            trainer.metrics.update(self.fn(trainer.agent))
+
+
+class MetricsLogger(Callback):
+    """Appends ``trainer.metrics`` to ``metrics.csv`` and TensorBoard each time they change.
+
+    Must come after the callbacks that compute metrics. A resumed run appends to the CSV.
+    """
+
+    def __init__(self, folder: str | os.PathLike, every: int, tensorboard: bool = True) -> None:
+        self.folder = Path(folder)
+        self.every = every
+        self.path = self.folder / "metrics.csv"
+        self.tensorboard = tensorboard
+        self._writer: Any = None
+        self._last_logged = -1
+        self._columns: list[str] | None = None
+
+    def on_start(self, trainer: Trainer) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            with open(self.path, newline="") as fh:
+                header = next(csv.reader(fh), None)
+            self._columns = header
+        if self.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self._writer = SummaryWriter(log_dir=str(self.folder / "tensorboard"))
+        self._log(trainer)
+
+    def _log(self, trainer: Trainer) -> None:
+        if not trainer.metrics or trainer.agent.iteration == self._last_logged:
+            return
+        self._last_logged = trainer.agent.iteration
+        row = {"iteration": trainer.agent.iteration, "seconds": round(trainer.elapsed, 4)}
+        row.update(trainer.metrics)
+        if self._columns is None:
+            self._columns = list(row)
+            with open(self.path, "w", newline="") as fh:
+                csv.writer(fh).writerow(self._columns)
+        with open(self.path, "a", newline="") as fh:
+            csv.writer(fh).writerow([row.get(c, "") for c in self._columns])
+        if self._writer is not None:
+            for name, value in trainer.metrics.items():
+                self._writer.add_scalar(name, value, trainer.agent.iteration)
+
+    def on_step(self, trainer: Trainer) -> None:
+        self._log(trainer)
+
+    def on_end(self, trainer: Trainer) -> None:
+        self._log(trainer)
+        if self._writer is not None:
+            self._writer.close()
+
+
+class CheckpointCallback(Callback):
+    """Saves the agent atomically every ``every`` units and at the end."""
+
+    def __init__(self, path: str | os.PathLike, every: int) -> None:
+        self.path = Path(path)
+        self.every = every
+
+    def on_step(self, trainer: Trainer) -> None:
+        trainer.agent.save(self.path)
+
+    def on_end(self, trainer: Trainer) -> None:
+        trainer.agent.save(self.path)
+
+
+def read_metrics(folder: str | os.PathLike) -> dict[str, list[float]]:
+    """Columns of a run's ``metrics.csv`` as float lists (empty cells skipped per column)."""
+    path = Path(folder) / "metrics.csv"
+    if not path.exists():
+        raise FileNotFoundError(f"no metrics.csv in {folder}")
+    columns: dict[str, list[float]] = {}
+    with open(path, newline="") as fh:
+        for row in csv.DictReader(fh):
+            for key, value in row.items():
+                if value not in ("", None):
+                    columns.setdefault(key, []).append(float(value))
+    return columns

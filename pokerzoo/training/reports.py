@@ -1,0 +1,130 @@
+"""What ``evaluate.py`` computes for saved runs: exact scores, pairings, curves."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.evaluation.exact import expected_values, nash_conv, to_milli_big_blinds
+from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.games.registry import load_game
+from pokerzoo.training.callbacks import read_metrics
+from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+@dataclass
+class SavedRun:
+    """A run folder as ``train.py`` left it."""
+
+    folder: Path
+    config: dict[str, Any]
+    game: Game
+
+    @property
+    def label(self) -> str:
+        return self.folder.name
+
+    @classmethod
+    def open(cls, folder: str | Path) -> SavedRun:
+        """Read ``config.json``; clear errors for a missing or corrupt folder."""
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise FileNotFoundError(f"run folder {folder} does not exist")
+        path = folder / "config.json"
+        if not path.exists():
+            raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
+        try:
+            config = json.loads(path.read_text())
+            game = load_game(config["game"], **config.get("game_params", {}))
+        except (json.JSONDecodeError, KeyError) as exc:
+            raise ConfigError(f"{path} is corrupt: {exc}") from exc
+        return cls(folder, config, game)
+
+    def tabular_policy(self) -> TabularPolicy | None:
+        path = self.folder / "policy.npz"
+        return TabularPolicy.load(path) if path.exists() else None
+
+
+def big_blind(game: Game) -> float:
+    """The chip value of one big blind (the ante in Kuhn and Leduc)."""
+    cfg = game.config
+    for name in ("big_blind", "ante"):
+        value = getattr(cfg, name, None)
+        if value:
+            return float(value)
+    return 1.0
+
+
+def exact_scores(tree: GameTree, policy: TabularPolicy) -> dict[str, float]:
+    """Exploitability in chips and mbb/g, and NashConv."""
+    conv = nash_conv(tree, policy)
+    expl = conv / tree.num_players
+    return {
+        "nash_conv": conv,
+        "exploitability": expl,
+        "exploitability_mbb_per_game": to_milli_big_blinds(expl, big_blind(tree.game)),
+    }
+
+
+def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
+    """``M[i, j]``: policy i's expected chips per game against policy j, averaged over seats.
+
+    Two-player games only.
+    """
+    if tree.num_players != 2:
+        raise ValueError("pairings are defined for two-player games")
+    arrays = [p.aligned_to(tree) for p in policies]
+    seat0 = tree.infoset_player == 0
+    n = len(arrays)
+    matrix = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            as_first = np.where(seat0[:, None], arrays[i], arrays[j])
+            as_second = np.where(seat0[:, None], arrays[j], arrays[i])
+            matrix[i, j] = 0.5 * (
+                expected_values(tree, as_first)[0] + expected_values(tree, as_second)[1]
+            )
+    return matrix
+
+
+def plot_curves(runs: list[SavedRun], path: str | Path, metric: str = "exploitability") -> Path:
+    """Draw ``metric`` against iterations for several runs on one log-log PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for run in runs:
+        columns = read_metrics(run.folder)
+        if metric not in columns:
+            raise ValueError(f"{run.folder} logged no {metric!r} (it has {sorted(columns)})")
+        x = np.asarray(columns["iteration"][-len(columns[metric]):])
+        y = np.asarray(columns[metric])
+        keep = (x > 0) & (y > 0)
+        ax.plot(x[keep], y[keep], label=f"{run.label} ({run.config.get('agent')})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("iterations")
+    ax.set_ylabel(f"{metric} (chips per game)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def tree_for(runs: list[SavedRun]) -> GameTree:
+    """The one tree all ``runs`` share (they must be on the same game)."""
+    games = {repr(r.game) for r in runs}
+    if len(games) != 1:
+        raise ConfigError(f"runs are on different games: {sorted(games)}")
+    return build(runs[0].game)

@@ -1,0 +1,205 @@
+"""A training run: config -> game, agent, callbacks -> a run folder that ``evaluate.py`` reads.
+
+A run folder holds ``config.json`` (what was trained), ``metrics.csv`` and ``tensorboard/``
+(curves), ``checkpoint.pt`` (to resume), ``policy.npz`` (tabular agents' average policy) and
+``summary.json`` (final numbers). Starting a run in a folder that has a checkpoint of the same
+config resumes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.agents.registry import agent_spec, make_agent
+from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.games.registry import load_game
+from pokerzoo.training.callbacks import (
+    CheckpointCallback,
+    ExploitabilityCallback,
+    MetricCallback,
+    MetricsLogger,
+    evaluated_policy,
+)
+from pokerzoo.training.loop import Budget, Callback, Trainer
+from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+MAX_TREE_NODES = 5_000_000
+"""Games with more histories than this are measured by matches instead of exact evaluation."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that defines a training run (the CLI flags and ``--config`` TOML keys)."""
+
+    agent: str = "cfr+"
+    """Registered agent name (``python train.py --list`` shows them)."""
+    game: str = "leduc_holdem"
+    """Registered game name."""
+    game_params: dict[str, Any] = field(default_factory=dict)
+    """Game parameters, e.g. ``{"num_ranks": 5}``."""
+    agent_params: dict[str, Any] = field(default_factory=dict)
+    """Agent hyperparameters overriding its defaults."""
+    seed: int = 0
+    iterations: int | None = None
+    """Budget in iterations (solvers)."""
+    episodes: int | None = None
+    """Budget in episodes (self-play learners)."""
+    seconds: float | None = None
+    """Wall-clock budget for this invocation."""
+    eval_every: int | None = None
+    """Units between evaluations (default: about 20 points over the budget)."""
+    eval_hands: int = 2000
+    """Hands per head-to-head evaluation for games too big for exact exploitability."""
+    checkpoint_every: int | None = None
+    """Units between checkpoints (default: with each evaluation)."""
+    out: str = "runs/default"
+    tensorboard: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seed, int):
+            raise ConfigError(f"seed must be an integer, got {self.seed!r}")
+        for name in ("iterations", "episodes", "eval_every", "checkpoint_every"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise ConfigError(f"{name} must be a non-negative integer, got {value!r}")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> RunConfig:
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(values) - set(names))
+        if unknown:
+            raise ConfigError(f"unknown config key(s) {unknown}; valid keys are {names}")
+        return cls(**values)
+
+    @classmethod
+    def from_toml(cls, path: str | os.PathLike, **overrides: Any) -> RunConfig:
+        """Read a TOML file (top-level keys as fields, ``[game_params]``, ``[agent_params]``)."""
+        try:
+            with open(path, "rb") as fh:
+                values = tomllib.load(fh)
+        except FileNotFoundError:
+            raise ConfigError(f"config file {path} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.from_dict(values)
+
+    def budget_units(self, units_name: str) -> int | None:
+        """The units budget for an agent counting ``units_name``; errors on a wrong flag."""
+        given = {"iterations": self.iterations, "episodes": self.episodes}
+        wrong = [k for k, v in given.items() if v is not None and k != _flag_for(units_name)]
+        if wrong:
+            raise ConfigError(
+                f"agent {self.agent!r} counts {units_name}; use --{_flag_for(units_name)} "
+                f"or --seconds, not --{wrong[0]}"
+            )
+        return given.get(_flag_for(units_name))
+
+
+def _flag_for(units_name: str) -> str:
+    return "episodes" if units_name in ("episodes", "rounds") else "iterations"
+
+
+DEFAULT_UNITS = {"iterations": 20_000, "episodes": 100_000, "rounds": 2_000}
+
+
+def try_build_tree(game: Game) -> GameTree | None:
+    """The game's tree, or ``None`` when it is too big to hold (hold'em)."""
+    try:
+        return build(game, max_nodes=MAX_TREE_NODES)
+    except ValueError:
+        return None
+
+
+def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
+    """Run (or resume) a training run; returns the summary also written to ``summary.json``."""
+    spec = agent_spec(config.agent)
+    game = load_game(config.game, **config.game_params)
+    units = config.budget_units(spec.units)
+    if units is None and config.seconds is None:
+        units = DEFAULT_UNITS.get(spec.units, 10_000)
+    budget = Budget(units=units, seconds=config.seconds)
+    out = Path(config.out)
+    agent = make_agent(config.agent, game, seed=config.seed, **config.agent_params)
+    resumed = _prepare_folder(out, config, agent)
+
+    period = config.eval_every or max(1, (units or 20_000) // 20)
+    tree = try_build_tree(game) if spec.tabular else None
+    callbacks: list[Callback] = []
+    if tree is not None:
+        callbacks.append(ExploitabilityCallback(tree, period))
+    else:
+        callbacks.append(MetricCallback(_match_metric(game, config), period))
+    callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
+    callbacks.append(CheckpointCallback(out / "checkpoint.pt", config.checkpoint_every or period))
+    trainer = Trainer(agent, budget, callbacks, progress=progress)
+    trainer.run()
+
+    summary: dict[str, Any] = {
+        "agent": config.agent,
+        "game": repr(game),
+        "units": spec.units,
+        "iterations_done": agent.iteration,
+        "seconds_this_run": round(trainer.elapsed, 3),
+        "resumed": resumed,
+        **trainer.metrics,
+    }
+    policy = evaluated_policy(agent)
+    if isinstance(policy, TabularPolicy):
+        policy.save(out / "policy.npz")
+    _write_json(out / "summary.json", summary)
+    return summary
+
+
+def _match_metric(game: Game, config: RunConfig):
+    from pokerzoo.evaluation.matches import versus_random
+
+    def metric(agent: Agent) -> dict[str, float]:
+        result = versus_random(game, evaluated_policy(agent), config.eval_hands, config.seed)
+        return {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
+
+    return metric
+
+
+def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
+    """Write ``config.json``; resume from ``checkpoint.pt`` when the config matches."""
+    out.mkdir(parents=True, exist_ok=True)
+    stored = out / "config.json"
+    identity = {k: v for k, v in dataclasses.asdict(config).items() if k in _IDENTITY}
+    if stored.exists():
+        try:
+            previous = json.loads(stored.read_text())
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"{stored} is corrupt ({exc}); remove it or pick another --out"
+            ) from exc
+        previous_identity = {k: v for k, v in previous.items() if k in _IDENTITY}
+        if previous_identity != json.loads(json.dumps(identity)):
+            raise ConfigError(
+                f"{out} holds a different run ({previous_identity}); pick another --out or "
+                "delete the folder"
+            )
+        if (out / "checkpoint.pt").exists():
+            agent.load(out / "checkpoint.pt")
+            return True
+    _write_json(stored, dataclasses.asdict(config))
+    return False
+
+
+_IDENTITY = ("agent", "game", "game_params", "agent_params", "seed")
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(data, fh, indent=2, default=str)
+    os.replace(tmp, path)

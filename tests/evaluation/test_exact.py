@@ -1,0 +1,81 @@
+"""Exact evaluation against OpenSpiel and known values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerzoo import load_game
+from pokerzoo.evaluation import (
+    best_response,
+    expected_values,
+    exploitability,
+    nash_conv,
+    tabularize,
+)
+from pokerzoo.policy import UniformRandomPolicy
+from pokerzoo.tree import TabularPolicy, build
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python import policy as os_policy  # noqa: E402
+from open_spiel.python.algorithms import expected_game_score  # noqa: E402
+from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
+
+PAIRS = [
+    ("kuhn_poker", {}, "kuhn_poker"),
+    ("kuhn_poker", {"num_players": 3}, "kuhn_poker(players=3)"),
+    ("leduc_holdem", {}, "leduc_poker"),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "os_name"), PAIRS)
+def test_uniform_values_and_nash_conv_match_openspiel(name, params, os_name):
+    tree = build(load_game(name, **params))
+    uniform = TabularPolicy.uniform(tree)
+    os_game = pyspiel.load_game(os_name)
+    os_uniform = os_policy.UniformRandomPolicy(os_game)
+    expected = expected_game_score.policy_value(
+        os_game.new_initial_state(), [os_uniform] * os_game.num_players()
+    )
+    np.testing.assert_allclose(expected_values(tree, uniform), expected, atol=1e-9)
+    assert nash_conv(tree, uniform) == pytest.approx(
+        os_exploitability.nash_conv(os_game, os_uniform), abs=1e-9
+    )
+
+
+def test_kuhn_equilibrium_value_is_minus_one_eighteenth():
+    tree = build(load_game("kuhn_poker"))
+    # The alpha = 0 equilibrium: player 0 never bets first and calls a bet with Q 1/3 of the
+    # time; player 1 bluffs J 1/3 after a check, bets K, and calls a bet with Q 1/3.
+    table = {
+        (0, 0, ()): [1, 0], (0, 1, ()): [1, 0], (0, 2, ()): [1, 0],
+        (0, 0, (0, 1)): [1, 0], (0, 1, (0, 1)): [2 / 3, 1 / 3], (0, 2, (0, 1)): [0, 1],
+        (1, 0, (0,)): [2 / 3, 1 / 3], (1, 1, (0,)): [1, 0], (1, 2, (0,)): [0, 1],
+        (1, 0, (1,)): [1, 0], (1, 1, (1,)): [2 / 3, 1 / 3], (1, 2, (1,)): [0, 1],
+    }
+    probs = np.array([table[k] for k in tree.infoset_keys], dtype=float)
+    policy = TabularPolicy.from_tree(tree, probs)
+    assert expected_values(tree, policy)[0] == pytest.approx(-1 / 18, abs=1e-12)
+    assert nash_conv(tree, policy) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_best_response_is_pure_and_attains_its_value():
+    tree = build(load_game("leduc_holdem"))
+    uniform = TabularPolicy.uniform(tree)
+    for player in (0, 1):
+        br = best_response(tree, uniform, player)
+        rows = tree.infosets_of(player)
+        assert np.all(np.isin(br.policy.probs[rows], (0.0, 1.0)))
+        assert expected_values(tree, br.policy)[player] == pytest.approx(br.value, abs=1e-12)
+
+
+def test_any_state_policy_is_tabularised():
+    tree = build(load_game("leduc_holdem"))
+    via_callable = exploitability(tree, UniformRandomPolicy())
+    assert via_callable == pytest.approx(exploitability(tree, TabularPolicy.uniform(tree)))
+    table = tabularize(tree, lambda s: {a: 1.0 / len(s.legal_actions()) for a in s.legal_actions()})
+    np.testing.assert_allclose(table.probs, TabularPolicy.uniform(tree).probs)
+    with pytest.raises(TypeError, match="action_probabilities"):
+        exploitability(tree, 42)
+    with pytest.raises(ValueError, match="illegal action"):
+        exploitability(tree, lambda s: {0: 1.0})  # fold is not always legal

@@ -1,0 +1,103 @@
+#!/usr/bin/env python
+"""Train any pokerzoo agent on any game.
+
+With no arguments: CFR+ on Leduc hold'em for 20,000 iterations, printing its exploitability.
+
+Examples:
+    python train.py --agent cfr --game leduc_holdem --iterations 1000 --out runs/cfr_leduc
+    python train.py --agent cfr+ --game leduc_holdem --game-param num_ranks=5 --seconds 60
+    python train.py --config configs/cfr_leduc.toml
+    python train.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pokerzoo.agents.registry import registered_agents
+from pokerzoo.evaluation.exact import to_milli_big_blinds
+from pokerzoo.games.registry import registered_games
+from pokerzoo.training.cli import parse_assignments, run_cli
+from pokerzoo.training.run import RunConfig, train
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--agent", help="agent name (default cfr+; see --list)")
+    p.add_argument("--game", help="game name (default leduc_holdem; see --list)")
+    p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
+    p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
+    p.add_argument("--iterations", type=int, help="budget in iterations (solvers)")
+    p.add_argument("--episodes", type=int, help="budget in episodes (self-play learners)")
+    p.add_argument("--seconds", type=float, help="wall-clock budget for this invocation")
+    p.add_argument("--seed", type=int, help="random seed (default 0)")
+    p.add_argument("--eval-every", type=int, help="units between evaluations")
+    p.add_argument("--checkpoint-every", type=int, help="units between checkpoints")
+    p.add_argument("--out", help="run folder (default runs/<agent>_<game>)")
+    p.add_argument("--config", help="TOML file with the same keys; flags override it")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--no-tensorboard", action="store_true", help="skip TensorBoard logs")
+    p.add_argument("--list", action="store_true", help="list agents and games, then exit")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.list:
+        print("agents:")
+        for name, spec in registered_agents().items():
+            print(f"  {name:<12} ({spec.units}) {spec.description}")
+        print("games:\n  " + "\n  ".join(registered_games()))
+        return 0
+    flags = {
+        "agent": args.agent,
+        "game": args.game,
+        "seed": args.seed,
+        "iterations": args.iterations,
+        "episodes": args.episodes,
+        "seconds": args.seconds,
+        "eval_every": args.eval_every,
+        "checkpoint_every": args.checkpoint_every,
+        "out": args.out,
+    }
+    if args.game_param:
+        flags["game_params"] = parse_assignments(args.game_param, "--game-param")
+    if args.agent_param:
+        flags["agent_params"] = parse_assignments(args.agent_param, "--agent-param")
+    if args.no_tensorboard:
+        flags["tensorboard"] = False
+    if args.config:
+        config = RunConfig.from_toml(args.config, **flags)
+    else:
+        config = RunConfig.from_dict({k: v for k, v in flags.items() if v is not None})
+    if args.out is None and not (args.config and "out" in _toml_keys(args.config)):
+        default_out = f"runs/{config.agent}_{config.game}"
+        config = RunConfig.from_dict({**config.__dict__, "out": default_out})
+    summary = train(config, progress=not args.no_progress)
+    print(f"{summary['agent']} on {summary['game']}: {summary['iterations_done']} "
+          f"{summary['units']} in {summary['seconds_this_run']:.1f} s"
+          + (" (resumed)" if summary["resumed"] else ""))
+    if "exploitability" in summary:
+        e = summary["exploitability"]
+        print(f"exploitability: {e:.6g} chips/game = {to_milli_big_blinds(e):.4g} mbb/g "
+              f"(NashConv {summary['nash_conv']:.6g})")
+    if "bb_per_100_vs_random" in summary:
+        print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")
+    print(f"run folder: {config.out}")
+    return 0
+
+
+def _toml_keys(path: str) -> set[str]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return set(tomllib.load(fh))
+    except (OSError, tomllib.TOMLDecodeError):
+        return set()
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main, None))
