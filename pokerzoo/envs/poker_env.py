@@ -1,0 +1,364 @@
+"""``PokerEnv``: one PettingZoo AEC env over any pokerzoo ``Game``.
+
+The env enforces its invariants once, in its own ``step`` (no stack of PettingZoo wrappers):
+
+* a call before ``reset`` or after every agent has left raises ``RuntimeError``;
+* an action outside ``Discrete(num_distinct_actions)`` raises ``ValueError``;
+* an illegal action either raises ``IllegalActionError`` (``illegal_action="raise"``, the
+  ``raw_env`` of each named env) or ends the hand with ``terminated=True``, the offender
+  receiving ``illegal_reward`` and everyone else 0 (``illegal_action="penalize"``, ``env``).
+
+Hooks for games with hidden models (unknown-environment games) and for subclasses:
+
+* chance: ``state.sample_chance_outcome(rng)`` if the state has it (it must follow the same
+  distribution as ``state.chance_outcomes()``), else a draw from ``state.chance_outcomes()``;
+* terminal rewards: ``state.sample_returns(rng)`` if the state has it (rewards drawn from the
+  game's reward model), else ``state.returns()``;
+* ``reset(options={"resample_environment": True})`` calls ``game.resample_environment(rng)``
+  if the game has it (a new hidden model) and is a no-op otherwise.
+
+Every draw uses the env's ``numpy.random.Generator``, reseeded only by ``reset(seed=...)``.
+Subclasses may override ``_sample_chance`` and ``_terminal_returns`` instead.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from pokerzoo.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
+from pokerzoo.games.registry import load_game
+
+IllegalActionMode = Literal["raise", "penalize"]
+ENV_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+"""Keyword options of ``PokerEnv`` itself; every other keyword of a named env is a game
+parameter."""
+
+
+class PokerEnv(AECEnv, EzPickle):
+    """A PettingZoo AEC env that plays one hand of ``game`` per episode.
+
+    Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is
+    ``{"observation": float32 information-state tensor, "action_mask": int8 mask}``; the mask is
+    all zero for agents not to act and at the end. Rewards are the game's returns, paid when the
+    hand ends. ``infos[agent]["info_state"]`` is the agent's information-state key (the key of
+    ``TabularPolicy`` rows) and the acting agent's info also has ``"legal_actions"``.
+
+    Args:
+        game: a ``Game`` or a registered game name.
+        render_mode: ``None``, ``"human"`` (prints) or ``"ansi"`` (returns the text).
+        illegal_action: ``"penalize"`` (end the hand, pay ``illegal_reward``) or ``"raise"``.
+        illegal_reward: reward of an agent that plays an illegal action when penalizing; the
+            other agents get 0. PettingZoo's convention is -1; pick a value below the game's
+            worst loss if learners may ignore the mask.
+
+    >>> from pokerzoo.envs.poker_env import PokerEnv
+    >>> env = PokerEnv("kuhn_poker")
+    >>> env.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> obs["action_mask"].tolist(), env.agent_selection
+    ([1, 1], 'player_0')
+
+    ``copy.deepcopy(env)`` copies the hand in progress (RNG included); ``pickle`` rebuilds a
+    fresh env from the constructor arguments (``EzPickle``), to be ``reset`` before use.
+    """
+
+    metadata = {
+        "name": "poker_v0",
+        "render_modes": ["human", "ansi"],
+        "render_fps": 1,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: Game | str,
+        render_mode: str | None = None,
+        illegal_action: IllegalActionMode = "penalize",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        EzPickle.__init__(self, game, render_mode, illegal_action, illegal_reward)
+        super().__init__()
+        if isinstance(game, str):
+            game = load_game(game)
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a pokerzoo Game or a game name, got {type(game)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}"
+            )
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError(
+                f"illegal_action must be 'raise' or 'penalize', got {illegal_action!r}"
+            )
+        self.metadata = dict(self.metadata, name=f"{game.name}_v0")
+        self.game = game
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        n = game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents: list[str] = []
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = game.num_distinct_actions
+        size = int(np.prod(game.information_state_shape))
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self._num_actions)
+        # One object shared by every seat: spaces must be identical across agents and calls.
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = spaces.Box(-np.inf, np.inf, shape=(n * size,), dtype=np.float32)
+        self._obs_space = obs_space
+        self._act_space = act_space
+        self._state: State | None = None
+        self._legal: list[int] = []
+        self._to_act = -1  # seat whose mask is live; -1 once the hand is over
+        self._mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._zero_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._rng: np.random.Generator | None = None
+        self.illegal_actions = 0
+        """Number of hands ended by an illegal action since the env was created."""
+
+    # Spaces ------------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._act_space
+
+    # Public read access ------------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> State:
+        """The current game ``State`` (read it, never mutate it; for policies over states and for
+        evaluators). Raises ``RuntimeError`` before ``reset``."""
+        if self._state is None:
+            raise RuntimeError("call reset() before reading game_state")
+        return self._state
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The Generator behind every chance draw (created on first use)."""
+        if self._rng is None:
+            self._rng = np.random.default_rng()
+        return self._rng
+
+    # AEC API -----------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new hand; reseed only when ``seed`` is given; unknown options are ignored."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        rng = self.np_random
+        if options and options.get("resample_environment"):
+            hook = getattr(self.game, "resample_environment", None)
+            if hook is not None:
+                hook(rng)
+        state = self.game.new_initial_state()
+        self._state = state
+        self._advance_chance(state)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        player = state.current_player()
+        if player == TERMINAL:
+            self._finish(state, self.possible_agents[0])
+        else:
+            self.agent_selection = self.possible_agents[player]
+            self._set_turn(state, player)
+
+    def step(self, action: Any) -> None:
+        """Apply the selected agent's action (``None`` for agents that are done)."""
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the hand is over and every agent has left: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            a = int(action)
+            ok = a == action and 0 <= a < self._num_actions
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"action {action!r} of {agent} is outside the action space "
+                f"Discrete({self._num_actions})"
+            )
+        rewards = self.rewards
+        for ag in rewards:
+            rewards[ag] = 0.0
+        self._cumulative_rewards[agent] = 0.0
+        if a not in self._legal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(a, self._legal, f"{self.game.name} ({agent} to act)")
+            self.illegal_actions += 1
+            rewards[agent] = self.illegal_reward
+            self._end(state, agent, illegal=True)
+            return
+        state.apply_action(a)
+        self._advance_chance(state)
+        player = state.current_player()
+        if player == TERMINAL:
+            self._finish(state, agent)
+            return
+        self.agent_selection = self.possible_agents[player]
+        self._set_turn(state, player)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() before observe()")
+        p = self._index[agent]
+        mask = self._mask.copy() if p == self._to_act else self._zero_mask.copy()
+        return {"observation": state.information_state_tensor(p), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Every seat's information-state tensor, concatenated (for centralised critics)."""
+        state = self.game_state
+        return np.concatenate(
+            [state.information_state_tensor(p) for p in range(self.game.num_players)]
+        )
+
+    def render(self) -> str | None:
+        """Render the table as text; ``"ansi"`` returns it, ``"human"`` prints it."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=")
+            return None
+        from pokerzoo.envs.rendering import render_text
+
+        viewer = self._index[self.agent_selection] if self.agents else None
+        text = render_text(self.game, self.game_state, viewer, self.possible_agents)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # Hooks -------------------------------------------------------------------------------------
+
+    def _sample_chance(self, state: State) -> int:
+        """One chance outcome drawn with the env's Generator (see the module docstring)."""
+        return sample_chance(state, self.np_random)
+
+    def _terminal_returns(self, state: State) -> list[float]:
+        """The rewards of a finished hand (see the module docstring)."""
+        return terminal_returns(state, self.np_random)
+
+    # Internals ---------------------------------------------------------------------------------
+
+    def _advance_chance(self, state: State) -> None:
+        while state.current_player() == CHANCE:
+            state.apply_action(self._sample_chance(state))
+
+    def _set_turn(self, state: State, player: int) -> None:
+        legal = state.legal_actions()
+        self._legal = legal
+        self._to_act = player
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        mask[legal] = 1
+        self._mask = mask
+        infos = self.infos
+        for i, ag in enumerate(self.possible_agents):
+            infos[ag] = {"info_state": state.information_state_key(i)}
+        infos[self.possible_agents[player]]["legal_actions"] = list(legal)
+
+    def _finish(self, state: State, last_agent: str) -> None:
+        returns = self._terminal_returns(state)
+        rewards = self.rewards
+        for i, ag in enumerate(self.possible_agents):
+            rewards[ag] = returns[i]
+        self._end(state, last_agent, illegal=False)
+
+    def _end(self, state: State, last_agent: str, illegal: bool) -> None:
+        self._legal = []
+        self._to_act = -1
+        for i, ag in enumerate(self.possible_agents):
+            self.terminations[ag] = True
+            info: dict[str, Any] = {"info_state": state.information_state_key(i)}
+            if illegal:
+                info["illegal_action"] = ag == last_agent
+            self.infos[ag] = info
+        self.agent_selection = last_agent
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def __deepcopy__(self, memo: dict) -> PokerEnv:
+        # A full copy of the running hand (for search and what-if play); pickling instead
+        # rebuilds a fresh env from the constructor arguments (EzPickle), as PettingZoo does.
+        memo[id(self.game)] = self.game  # games are immutable: share them
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state``: ``state.sample_chance_outcome(rng)`` if the state has it,
+    else a draw from ``state.chance_outcomes()``."""
+    sampler = getattr(state, "sample_chance_outcome", None)
+    if sampler is not None:
+        return int(sampler(rng))
+    outcomes = state.chance_outcomes()
+    u = rng.random()
+    total = 0.0
+    for outcome, prob in outcomes:
+        total += prob
+        if u < total:
+            return outcome
+    return outcomes[-1][0]  # float rounding left u above the last partial sum
+
+
+def terminal_returns(state: State, rng: np.random.Generator) -> list[float]:
+    """Rewards of a finished hand: ``state.sample_returns(rng)`` if the state has it (games
+    that draw rewards from a hidden model), else ``state.returns()``."""
+    sampler = getattr(state, "sample_returns", None)
+    if sampler is not None:
+        return [float(r) for r in sampler(rng)]
+    return [float(r) for r in state.returns()]
+
+
+def make_env(game_name: str, raw: bool, **kwargs: Any) -> PokerEnv:
+    """Build a ``PokerEnv`` of ``game_name``: keywords in ``ENV_OPTIONS`` go to the env, the
+    others are game parameters (``raw=True`` makes illegal actions raise).
+
+    Raises:
+        ConfigError: for unknown parameters, listing the game's parameters and the env options.
+    """
+    from pokerzoo.games.base import ConfigError
+
+    options = {k: kwargs.pop(k) for k in ENV_OPTIONS if k in kwargs}
+    if raw and options.get("illegal_action", "raise") != "raise":
+        raise ConfigError("raw_env always raises on illegal actions; use env() to penalize them")
+    options.setdefault("illegal_action", "raise" if raw else "penalize")
+    try:
+        game = load_game(game_name, **kwargs)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc}; env options are {list(ENV_OPTIONS)}") from None
+    return PokerEnv(game, **options)

@@ -1,0 +1,161 @@
+"""``VectorPokerEnv``: many hands at once, stacked for a network that acts on a batch.
+
+Every hand is always at a decision: ``reset`` and ``step`` return, per hand, the acting seat,
+its information-state tensor and its legal-action mask. A hand that ends in a ``step`` reports
+its rewards (one per seat) and ``done=True`` in that step's result, and is re-dealt at once, so
+the observation returned for it belongs to the next hand (as in Gymnasium's vector envs with
+same-step autoreset).
+
+The Kuhn and Leduc families run on a vectorised numpy representation (hundreds of thousands
+of decisions per second); any other game runs on ``State`` objects (same API, Python speed).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from pokerzoo.envs.vector_backends import KuhnArrays, LeducArrays, StateArrays
+from pokerzoo.games.base import Game, IllegalActionError
+from pokerzoo.games.kuhn import KuhnPoker
+from pokerzoo.games.leduc import LeducHoldem
+from pokerzoo.games.registry import load_game
+
+
+class VectorStep(NamedTuple):
+    """What ``VectorPokerEnv.step`` returns (``N`` hands, ``n`` seats, ``D`` tensor size)."""
+
+    obs: np.ndarray
+    """``[N, D]`` float32: information-state tensor of the seat to act in each hand."""
+    mask: np.ndarray
+    """``[N, A]`` int8: its legal actions."""
+    player: np.ndarray
+    """``[N]`` int64: the seat to act."""
+    rewards: np.ndarray
+    """``[N, n]`` float64: each seat's payoff for hands that ended in this step, else 0."""
+    done: np.ndarray
+    """``[N]`` bool: the hand ended in this step (its row of ``obs`` is already a new hand)."""
+    final_obs: np.ndarray | None
+    """``[N, n, D]`` each seat's tensor at the end of hands that ended (zeros elsewhere), when
+    the env was built with ``final_observations=True``; else ``None``."""
+
+
+class VectorPokerEnv:
+    """Steps ``num_envs`` independent hands of one game in lockstep.
+
+    Args:
+        game: a ``Game`` or a registered game name.
+        num_envs: number of hands played at once.
+        seed: seed of the env's ``numpy.random.Generator`` (deals and chance).
+        backend: ``"auto"`` (arrays for the Kuhn and Leduc families, ``State`` objects
+            otherwise), ``"arrays"`` (fail if not available) or ``"state"``.
+        final_observations: also return every seat's tensor at the end of finished hands.
+
+    >>> venv = VectorPokerEnv("leduc_holdem", num_envs=4, seed=0)
+    >>> obs, mask, player = venv.reset()
+    >>> obs.shape, mask.shape, player.tolist()
+    ((4, 60), (4, 3), [0, 0, 0, 0])
+    >>> result = venv.step(np.ones(4, dtype=np.int64))  # everybody checks
+    >>> result.player.tolist()
+    [1, 1, 1, 1]
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        num_envs: int,
+        seed: int | None = None,
+        backend: Literal["auto", "arrays", "state"] = "auto",
+        final_observations: bool = False,
+    ) -> None:
+        if isinstance(game, str):
+            game = load_game(game)
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        # Exact types only: subclasses (e.g. unknown-environment games) change chance/rewards.
+        arrays = {LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays}.get(type(game))
+        if backend == "arrays" and arrays is None:
+            raise ValueError(f"no array backend for {game.name}; use backend='state' or 'auto'")
+        if backend not in ("auto", "arrays", "state"):
+            raise ValueError(f"backend must be 'auto', 'arrays' or 'state', got {backend!r}")
+        if backend == "state" or arrays is None:
+            self._b: LeducArrays | KuhnArrays | StateArrays = StateArrays(game, num_envs)
+        else:
+            self._b = arrays(game, num_envs)
+        self.game = game
+        self.num_envs = num_envs
+        self.num_players = game.num_players
+        self.num_actions = game.num_distinct_actions
+        self.observation_size = self._b.obs_size
+        self.final_observations = final_observations
+        self.backend = "state" if isinstance(self._b, StateArrays) else "arrays"
+        self._rng = np.random.default_rng(seed)
+        self._mask: np.ndarray | None = None
+        self._started = False
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Deal a new hand everywhere; returns ``(obs [N, D], mask [N, A], player [N])``."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._b.reset_rows(np.arange(self.num_envs), self._rng)
+        self._started = True
+        return self._turn()
+
+    def _turn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        player = self._b.current_player().copy()
+        self._mask = self._b.mask()
+        return self._b.observations(player), self._mask.copy(), player
+
+    def step(self, actions: np.ndarray) -> VectorStep:
+        """Apply one action per hand (for the seat to act) and advance every hand.
+
+        Raises:
+            RuntimeError: before ``reset``.
+            ValueError: for a wrong shape or an action outside ``0..num_actions-1``.
+            IllegalActionError: for an action that is not legal in its hand (nothing applied).
+        """
+        if not self._started or self._mask is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, got shape {actions.shape} "
+                f"of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64, copy=False)
+        if actions.min() < 0 or actions.max() >= self.num_actions:
+            raise ValueError(f"actions must lie in 0..{self.num_actions - 1}")
+        ok = self._mask[np.arange(self.num_envs), actions]
+        if not ok.all():
+            i = int(np.flatnonzero(ok == 0)[0])
+            legal = np.flatnonzero(self._mask[i]).tolist()
+            raise IllegalActionError(
+                int(actions[i]), legal, f"hand {i} of {self.game.name} (nothing applied)"
+            )
+        done, rewards = self._b.apply(actions)
+        rows = np.flatnonzero(done)
+        final = None
+        if self.final_observations:
+            final = np.zeros((self.num_envs, self.num_players, self.observation_size), np.float32)
+            if len(rows):
+                seats = np.tile(np.arange(self.num_players), len(rows))
+                tensors = self._b.observations(seats, np.repeat(rows, self.num_players))
+                final[rows] = tensors.reshape(len(rows), self.num_players, -1)
+        self._b.reset_rows(rows, self._rng)
+        obs, mask, player = self._turn()
+        return VectorStep(obs, mask, player, rewards, done, final)
+
+    def deals(self) -> np.ndarray:
+        """``[N, k]`` chance outcomes of each current hand in the order the game's ``State``
+        deals them (array backends only; for cross-checks against the rules)."""
+        if isinstance(self._b, StateArrays):
+            raise ValueError("the 'state' backend has no deal arrays; read .states instead")
+        return self._b.deals()
+
+    @property
+    def states(self) -> list:
+        """The ``State`` of each hand (``state`` backend only)."""
+        if not isinstance(self._b, StateArrays):
+            raise ValueError("the 'arrays' backend keeps no State objects; use deals()")
+        return self._b.states
