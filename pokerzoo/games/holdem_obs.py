@@ -1,0 +1,146 @@
+"""What players see of a hold'em state: the information-state tensor and the public view.
+
+The tensor is declared once as a ``TensorLayout`` (``holdem_layout``); the same declaration
+writes the tensor and generates the field table in the game classes' docstrings. Chip amounts
+are given in units of 100 big blinds (a default stack), bets in the history as fractions of the
+pot before the action.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pokerzoo.games.base import Field, TensorLayout
+from pokerzoo.games.holdem_cards import CARD_STRINGS
+
+if TYPE_CHECKING:
+    from pokerzoo.games.holdem_state import HoldemState
+
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
+
+
+def history_slots(num_players: int, limit: bool, raise_cap: int) -> int:
+    """Action slots per betting round in the tensor.
+
+    Limit: ``(raise_cap + 1) * num_players`` can hold every possible round. No-limit:
+    ``2 * num_players + 6``; in the rare longer round the last slot shows the latest action
+    (the information-state key stays exact).
+    """
+    return (raise_cap + 1) * num_players if limit else 2 * num_players + 6
+
+
+def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayout:
+    """The information-state tensor layout of a hold'em game."""
+    n = num_players
+    slot = n + num_actions + 1
+    return TensorLayout(
+        [
+            Field("player", n, "one-hot: the observer's seat (0 small blind, 1 big blind)"),
+            Field("position", n, "one-hot: observer's post-flop acting order (last = button)"),
+            Field("round", 4, "one-hot: current betting round (pre-flop, flop, turn, river)"),
+            Field("hole_cards", 52, "two ones: the observer's hole cards (card = 4*rank+suit)"),
+            Field("flop", 52, "three ones: the flop cards, once dealt"),
+            Field("turn", 52, "one one: the turn card, once dealt"),
+            Field("river", 52, "one one: the river card, once dealt"),
+            Field("pot", 1, "chips in the middle (bets included), in units of 100 big blinds"),
+            Field("stacks", n, "chips behind per seat, in units of 100 big blinds"),
+            Field("contributions", n, "chips put in per seat this hand, in 100 big blinds"),
+            Field("round_bets", n, "chips bet per seat in the current round, in 100 big blinds"),
+            Field("to_call", 1, "chips the observer must add to call, as a fraction of the pot"),
+            Field("folded", n, "1 for each seat that has folded"),
+            Field("all_in", n, "1 for each seat still in the hand with no chips behind"),
+            Field(
+                "betting",
+                4 * slots * slot,
+                f"per round (4) and action slot ({slots}), {slot} floats: one-hot acting seat "
+                f"({n}), one-hot action id ({num_actions}), chips put in / pot before it",
+            ),
+        ]
+    )
+
+
+def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
+    """Write the tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``)."""
+    game = state.game
+    lay = game.information_state_layout
+    n = state._n
+    t = lay.new()
+    unit = 1.0 / (100.0 * game.config.big_blind)
+    o = game.layout_offsets
+    t[o["player"] + p] = 1.0
+    t[o["position"] + (p - game.postflop_first) % n] = 1.0
+    t[o["round"] + state._round] = 1.0
+    for c in state._hole[p]:
+        t[o["hole_cards"] + c] = 1.0
+    for i, c in enumerate(state._board):
+        t[o["flop" if i < 3 else ("turn" if i == 3 else "river")] + c] = 1.0
+    pot = sum(state._contrib)
+    t[o["pot"]] = pot * unit
+    for q in range(n):
+        t[o["stacks"] + q] = state._stacks[q] * unit
+        t[o["contributions"] + q] = state._contrib[q] * unit
+        t[o["round_bets"] + q] = state._bets[q] * unit
+        t[o["folded"] + q] = float(state._folded[q])
+        t[o["all_in"] + q] = float(not state._folded[q] and state._stacks[q] == 0)
+    t[o["to_call"]] = (state._max_bet - state._bets[p]) / pot
+    slots, na = game.history_slots, game.num_distinct_actions
+    width = n + na + 1
+    base = o["betting"]
+    counts = [0, 0, 0, 0]
+    for rnd, seat, action, put, pot_before, _ in state._log:
+        k = min(counts[rnd], slots - 1)
+        counts[rnd] += 1
+        s = base + (rnd * slots + k) * width
+        t[s : s + width] = 0.0  # an overflowing round overwrites its last slot
+        t[s + seat] = 1.0
+        t[s + n + action] = 1.0
+        t[s + n + na] = put / pot_before
+    return t
+
+
+def action_string(state: HoldemState, entry: tuple[int, int, int, int, int, int]) -> str:
+    """Readable form of one logged betting action, e.g. ``"raise to 300"``."""
+    _, _, action, put, _, bet_to = entry
+    if action == 0:
+        return "fold"
+    if action == 1:
+        return f"call {put}" if put else "check"
+    verb = "raise to" if _faced_bet(state, entry) else "bet"
+    return f"{verb} {bet_to}"
+
+
+def _faced_bet(state: HoldemState, entry: tuple[int, int, int, int, int, int]) -> bool:
+    rnd = entry[0]
+    if rnd == 0:
+        return True  # the big blind is the pre-flop bet
+    for e in state._log:
+        if e is entry:
+            return False
+        if e[0] == rnd and e[2] >= 2:
+            return True
+    return False
+
+
+def public_state(state: HoldemState) -> dict[str, Any]:
+    """The public view with the keys of ``State.public_state`` plus hold'em extras."""
+    rounds = state._round + 1
+    betting: list[list[str]] = [[] for _ in range(rounds)]
+    for entry in state._log:
+        betting[entry[0]].append(action_string(state, entry))
+    return {
+        "pot": sum(state._contrib),
+        "contributions": list(state._contrib),
+        "public_cards": list(state._board),
+        "public_card_strings": [CARD_STRINGS[c] for c in state._board],
+        "betting": betting,
+        "round": state._round,
+        "round_name": ROUND_NAMES[state._round],
+        "stacks": list(state._stacks),
+        "round_bets": list(state._bets),
+        "folded": list(state._folded),
+        "button": state.game.button,
+        "small_blind": state.game.config.small_blind,
+        "big_blind": state.game.config.big_blind,
+    }

@@ -1,0 +1,196 @@
+"""Cross-check against PokerKit: random hands replayed in PokerKit must pay every seat the same.
+
+Random hands mix folds, calls, every raise size and all-ins, on equal and on random unequal
+stacks (so side pots with any number of players occur), with and without antes. Every decision
+is also checked: our fold is legal exactly when PokerKit's is, and every raise we offer is one
+PokerKit accepts. PokerKit is more permissive in two corner cases of the "incomplete all-in
+raise does not reopen the betting" rule (it reopens after an all-in opening bet below the big
+blind, and after a first pre-flop all-in raise below a full raise); we follow the TDA rule there,
+so our raise options are a subset of PokerKit's and the replays never hit an action PokerKit
+rejects. ``test_pokerkit_reopens_after_short_all_in_opening_bet`` documents one such case.
+
+The CI replays ``CI_HANDS`` hands per player count and game (about 15 s in all); the full 20,000
+per player count of the issue run in the ``slow`` test.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pokerkit
+import pytest
+from pokerkit import Automation, BettingStructure, Opening, Street
+
+from pokerzoo.games import load_game
+from pokerzoo.games.holdem_cards import card_to_string
+
+CI_HANDS = 500
+FULL_HANDS = 20_000
+
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+def pk_index(game, seat: int) -> int:
+    """PokerKit orders players from the small blind with the button last; heads-up it seats
+    the big blind first and the button (small blind) second."""
+    return 1 - seat if game.num_players == 2 else seat
+
+
+def make_pokerkit_state(game) -> pokerkit.State:
+    cfg = game.config
+    n = cfg.num_players
+    stacks = [0] * n
+    for seat, s in enumerate(game.starting_stacks):
+        stacks[pk_index(game, seat)] = s
+    bb = cfg.big_blind
+    if game.is_limit:
+        # Our raise cap counts the big blind as the first pre-flop bet; PokerKit's does not.
+        caps = (cfg.raise_cap - 1, cfg.raise_cap, cfg.raise_cap, cfg.raise_cap)
+        sizes = game.bet_sizes
+        structure = BettingStructure.FIXED_LIMIT
+    else:
+        caps = (None,) * 4
+        sizes = (bb,) * 4
+        structure = BettingStructure.NO_LIMIT
+    streets = tuple(
+        Street(False, (False, False) if r == 0 else (), (0, 3, 1, 1)[r], False,
+               Opening.POSITION, sizes[r], caps[r])
+        for r in range(4)
+    )  # fmt: skip
+    return pokerkit.State(
+        AUTOMATIONS, pokerkit.Deck.STANDARD, (pokerkit.StandardHighHand,), streets, structure,
+        True, cfg.ante, (cfg.small_blind, bb), 0, tuple(stacks), n,
+    )  # fmt: skip
+
+
+def random_hand(game, rng: np.random.Generator, allin_bias: float = 0.1):
+    """Play one random hand; returns the terminal state. ``allin_bias`` makes all-ins (or the
+    largest raise) more frequent than uniform so that side pots are common."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 2 and rng.random() < allin_bias:
+            state.apply_action(legal[-1])
+        else:
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def replay_in_pokerkit(game, history: list[int]) -> tuple[list[int] | None, int]:
+    """Replay our history in PokerKit, checking legality at every decision; returns PokerKit's
+    payoffs in our seat order (None for an unfinished hand) and the number of decisions where PokerKit allows a raise that we
+    do not (the documented corner cases)."""
+    n = game.num_players
+    pk = make_pokerkit_state(game)
+    state = game.new_initial_state()
+    looser = 0
+    for a in history[: 2 * n]:
+        state.apply_action(a)
+    for pk_player in range(n):
+        seat = pk_player if n > 2 else 1 - pk_player
+        assert pk.hole_dealee_index == pk_player
+        pk.deal_hole("".join(card_to_string(c) for c in state.private_cards()[seat]))
+    i = 2 * n
+    while i < len(history):
+        if state.is_chance_node():
+            k = 3 if len(state.public_state()["public_cards"]) == 0 else 1
+            cards = history[i : i + k]
+            for c in cards:
+                state.apply_action(c)
+            assert pk.can_deal_board()
+            pk.deal_board("".join(card_to_string(c) for c in cards))
+            i += k
+            continue
+        p = state.current_player()
+        assert pk.actor_index == pk_index(game, p), (history[:i], pk.actor_index)
+        legal = state.legal_actions()
+        assert (0 in legal) == pk.can_fold()
+        raises = {state.raise_to_amount(b) for b in legal if b >= 2}
+        for amount in raises:
+            assert pk.can_complete_bet_or_raise_to(amount), (history[:i], amount)
+        if not raises and pk.can_complete_bet_or_raise_to():
+            looser += 1
+        a = history[i]
+        if a == 0:
+            pk.fold()
+        elif a == 1:
+            pk.check_or_call()
+        else:
+            pk.complete_bet_or_raise_to(state.raise_to_amount(a))
+        state.apply_action(a)
+        i += 1
+    if not state.is_terminal():
+        return None, looser
+    assert not pk.status
+    payoffs = [0] * n
+    for seat in range(n):
+        payoffs[seat] = pk.payoffs[pk_index(game, seat)]
+    return payoffs, looser
+
+
+def check_random_hands(name: str, n: int, hands: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    games = [load_game(name, num_players=n)]
+    for _ in range(4):  # unequal stacks (side pots), antes
+        stacks = tuple(int(s) for s in rng.integers(250, 6000, size=n))
+        games.append(load_game(name, num_players=n, stacks=stacks, ante=int(rng.integers(0, 30))))
+    if name == "no_limit_holdem":
+        games.append(load_game(name, num_players=n, bet_fractions=(0.33, 0.75, 1.5, 3.0),
+                               small_blind=5, big_blind=10, stacks=1003))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for h in range(hands):
+            game = games[h % len(games)]
+            state = random_hand(game, rng)
+            ours = state.returns()
+            assert sum(ours) == 0
+            assert all(float(int(r)) == r for r in ours)
+            theirs, _ = replay_in_pokerkit(game, state.history())
+            assert ours == [float(x) for x in theirs], (game, state.history(), ours, theirs)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("name", ["no_limit_holdem", "limit_holdem"])
+def test_random_hands_pay_like_pokerkit(name: str, n: int) -> None:
+    check_random_hands(name, n, CI_HANDS, seed=100 * n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("name", ["no_limit_holdem", "limit_holdem"])
+def test_random_hands_pay_like_pokerkit_full(name: str, n: int) -> None:
+    check_random_hands(name, n, FULL_HANDS, seed=7 + n)
+
+
+def test_pokerkit_reopens_after_short_all_in_opening_bet() -> None:
+    """Flop: seat 0 checks, seat 1 bets all-in for 30 (less than the big blind), seat 2
+    calls. Back to seat 0, who already acted and faces less than a full bet: under the TDA rule
+    it may only call or fold (our game); PokerKit also lets it raise."""
+    game = load_game("no_limit_holdem", num_players=3, stacks=(10_000, 130, 10_000))
+    state = game.new_initial_state()
+    for c in range(6):
+        state.apply_action(c)
+    for a in (1, 1, 1):  # button (seat 2) calls, small blind calls, big blind checks
+        state.apply_action(a)
+    for c in (20, 30, 40):
+        state.apply_action(c)
+    state.apply_action(1)  # seat 0 checks
+    assert state.current_player() == 1
+    state.apply_action(game.all_in_action)  # seat 1: all-in for 30
+    state.apply_action(1)  # seat 2 calls 30
+    assert state.current_player() == 0
+    assert state.legal_actions() == [0, 1]
+    _, looser = replay_in_pokerkit(game, state.history() + [1])
+    assert looser == 1
