@@ -83,7 +83,9 @@ class HoldemGame(Game):
         self.all_in_action = -1 if self.is_limit else 2 + len(self.bet_fractions)
         self.history_slots = history_slots(n, self.is_limit, self.raise_cap)
         self._layout = holdem_layout(n, self._num_actions, self.history_slots)
-        self.layout_offsets = {f.name: self._layout.slice(f.name).start for f in self._layout.fields}
+        self.layout_offsets = {
+            f.name: self._layout.slice(f.name).start for f in self._layout.fields
+        }
 
     @property
     def num_players(self) -> int:

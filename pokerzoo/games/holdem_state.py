@@ -152,9 +152,7 @@ class HoldemState(State):
             return acts
         mb = self._max_bet
         bets, stacks, folded = self._bets, self._stacks, self._folded
-        if not any(
-            q != p and not folded[q] and stacks[q] + bets[q] > mb for q in range(self._n)
-        ):
+        if not any(q != p and not folded[q] and stacks[q] + bets[q] > mb for q in range(self._n)):
             return acts  # everyone else is all-in or covered: raising cannot win more
         game = self.game
         if game.is_limit:
@@ -320,8 +318,7 @@ class HoldemState(State):
         else:
             board = self._board
             rank = [
-                evaluate_7(*self._hole[p], *board) if not folded[p] else 1 << 30
-                for p in range(n)
+                evaluate_7(*self._hole[p], *board) if not folded[p] else 1 << 30 for p in range(n)
             ]
             # PokerKit's procedure: hands that cannot win a share of any pot are mucked first,
             # then pots are layered among the remaining hands (so their odd chips fall alike).

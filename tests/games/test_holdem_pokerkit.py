@@ -89,9 +89,11 @@ def random_hand(game, rng: np.random.Generator, allin_bias: float = 0.1):
 
 
 def replay_in_pokerkit(game, history: list[int]) -> tuple[list[int] | None, int]:
-    """Replay our history in PokerKit, checking legality at every decision; returns PokerKit's
-    payoffs in our seat order (None for an unfinished hand) and the number of decisions where PokerKit allows a raise that we
-    do not (the documented corner cases)."""
+    """Replay our history in PokerKit, checking legality at every decision.
+
+    Returns PokerKit's payoffs in our seat order (None for an unfinished hand) and the number of
+    decisions where PokerKit allows a raise that we do not (the documented corner cases).
+    """
     n = game.num_players
     pk = make_pokerkit_state(game)
     state = game.new_initial_state()
