@@ -234,7 +234,11 @@ def _add_child(
     action: list[int],
     chance_prob: list[float],
 ) -> None:
-    frontier.append(state.child(a))
+    # The actions come from the state's own legal actions / chance outcomes, so the
+    # validation in apply_action would only repeat that work.
+    child = state.clone()
+    child._apply(a)
+    frontier.append(child)
     parent.append(index)
     depth.append(depth[index] + 1)
     action.append(a)
