@@ -1,0 +1,255 @@
+"""Measurements in unknown environments: exploitability in a model, and interaction rounds.
+
+* ``nash_conv_in_model`` / ``exploitability_in_model``: a policy measured on the tree of a
+  given model (chance probabilities and *expected* rewards of the model); with no model, in the
+  game's true model d*. The VCFR and PSRLCFR papers report NashConv in d*.
+* ``InteractionRunner``: plays *interaction episodes* in the true environment with given
+  interaction policies and feeds a posterior, so every agent and baseline counts interactions
+  the same way (one episode = one hand = one interaction). Its default backend samples whole
+  batches of hands on the compiled tree of d* (vectorised); the ``"states"`` backend plays hands
+  one by one through game states exactly as the envs do, for policies that are not tabular.
+
+>>> from pokerzoo import load_game
+>>> from pokerzoo.components.posterior import Posterior
+>>> game = load_game("unknown_kuhn_poker", seed=1)
+>>> runner = InteractionRunner(game, Posterior(game), seed=0)
+>>> batch = runner.run(None, 1000)        # None: uniform random interaction policy
+>>> runner.episodes, runner.posterior.num_episodes
+(1000, 1000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, uniform_policy_array
+from pokerzoo.games.unknown_model import EnvironmentModel, EpisodeBatch
+from pokerzoo.policy import as_state_policy
+from pokerzoo.tree.game_tree import GameTree, build
+
+# ---------------------------------------------------------------------------------------------
+# Exploitability in a model
+# ---------------------------------------------------------------------------------------------
+
+
+def model_tree(game: Any, model: EnvironmentModel | None = None) -> GameTree:
+    """The compiled tree of ``game`` in ``model`` (``None``: the game's true model d*).
+
+    Build it once and pass it to ``pokerzoo.evaluation.exploitability`` when measuring many
+    policies in the same model.
+    """
+    return build(game, model=model)
+
+
+def nash_conv_in_model(game: Any, policy: object, model: EnvironmentModel | None = None) -> float:
+    """NashConv of ``policy`` in ``model`` (``None``: in the true model d*)."""
+    return nash_conv(model_tree(game, model), policy)
+
+
+def exploitability_in_model(
+    game: Any, policy: object, model: EnvironmentModel | None = None
+) -> float:
+    """Exploitability (NashConv / players) of ``policy`` in ``model`` (``None``: in d*)."""
+    return exploitability(model_tree(game, model), policy)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sampling hands on a compiled tree
+# ---------------------------------------------------------------------------------------------
+
+
+class TreeEpisodeSampler:
+    """Samples batches of whole hands on the compiled tree of an unknown game's model.
+
+    Chance edges follow the tree's ``chance_prob``, decisions a tabular policy, and each
+    terminal pays a reward drawn from the model's reward distribution; all episodes of a batch
+    advance together, one depth at a time.
+    """
+
+    def __init__(self, tree: GameTree) -> None:
+        model = getattr(tree.game, "true_model", None)
+        if model is None:
+            raise TypeError(f"{tree.game!r} is not an unknown-environment game")
+        self.tree = tree
+        self.model: EnvironmentModel = model
+        structure = model.structure
+        n = tree.num_nodes
+        # Map tree rows to the structure's slots and terminals through their histories.
+        histories: list[tuple[int, ...]] = [()] * n
+        self.slot_of_node = np.full(n, -1, dtype=np.int64)
+        self.terminal_of_node = np.full(n, -1, dtype=np.int64)
+        for node in range(1, n):
+            h = (*histories[int(tree.parent[node])], int(tree.action[node]))
+            histories[node] = h
+            self.slot_of_node[node] = structure.edge_index.get(h, -1)
+        for node in np.flatnonzero(tree.num_children == 0):
+            self.terminal_of_node[node] = structure.terminal_index[histories[node]]
+        self._max_children = int(tree.num_children.max())
+
+    def sample(
+        self, probs: np.ndarray, num_episodes: int, rng: np.random.Generator
+    ) -> EpisodeBatch:
+        """``num_episodes`` hands with every player following ``probs`` (aligned with the tree)."""
+        tree = self.tree
+        parents = tree.parent[1:]
+        decision = np.flatnonzero(tree.player[parents] >= 0) + 1
+        edge = tree.chance_prob.copy()  # 1 below decision nodes, replaced by the policy:
+        edge[decision] = probs[tree.infoset[tree.parent[decision]], tree.action[decision]]
+        # Inclusive cumulative probability among siblings: children are contiguous rows.
+        total = np.cumsum(edge)
+        cum = total.copy()
+        cum[1:] -= total[tree.first_child[parents] - 1]
+        node = np.zeros(num_episodes, dtype=np.int64)
+        path: list[np.ndarray] = []
+        while True:
+            k = tree.num_children[node]
+            live = k > 0
+            if not live.any():
+                break
+            first = tree.first_child[node[live]]
+            kk = k[live]
+            u = rng.random(int(live.sum())) * cum[first + kk - 1]
+            choice = np.zeros(len(first), dtype=np.int64)
+            for j in range(self._max_children - 1):
+                # Move past child j while u lies beyond its cumulative share.
+                beyond = (j < kk - 1) & (cum[np.minimum(first + j, len(cum) - 1)] <= u)
+                choice += beyond
+            node[live] = first + choice
+            slots = np.full(num_episodes, -1, dtype=np.int64)
+            slots[live] = self.slot_of_node[node[live]]
+            path.append(slots)
+        steps = np.stack(path, axis=1) if path else np.zeros((num_episodes, 0), dtype=np.int64)
+        taken = steps >= 0
+        terminals = self.terminal_of_node[node]
+        outcomes = self.model.sample_reward_outcomes(terminals, rng)
+        return EpisodeBatch(
+            steps[taken],  # row-major: each episode's chance edges in order
+            taken.sum(axis=1),
+            terminals,
+            self.model.reward_values[terminals, outcomes],
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Interaction rounds
+# ---------------------------------------------------------------------------------------------
+
+
+class EpisodeObserver(Protocol):
+    """Anything fed with observed episodes (``pokerzoo.components.posterior.Posterior``)."""
+
+    def update(self, batch: EpisodeBatch) -> None: ...
+
+
+class InteractionRunner:
+    """Runs interaction episodes in an unknown game's true environment and counts them.
+
+    Args:
+        game: an unknown-environment game; its ``true_model`` deals and pays.
+        posterior: fed with every batch of episodes (``None``: only count and return them).
+        seed: seed of the runner's Generator.
+        backend: ``"tree"`` (vectorised over the compiled tree of d*) or ``"states"`` (hand by
+            hand through game states, as the envs play).
+
+    Attributes:
+        episodes: interaction episodes played so far (the papers' "interaction rounds").
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        posterior: EpisodeObserver | None = None,
+        seed: int = 0,
+        backend: Literal["tree", "states"] = "tree",
+    ) -> None:
+        if backend not in ("tree", "states"):
+            raise ValueError(f"backend must be 'tree' or 'states', got {backend!r}")
+        self.game = game
+        self.posterior = posterior
+        self.backend = backend
+        self.rng = np.random.default_rng(seed)
+        self.episodes = 0
+        self._sampler: TreeEpisodeSampler | None = None
+        self._sampler_model: EnvironmentModel | None = None
+
+    @property
+    def tree(self) -> GameTree:
+        """The compiled tree of the current true model (rebuilt if d* was resampled)."""
+        return self._tree_sampler().tree
+
+    def _tree_sampler(self) -> TreeEpisodeSampler:
+        if self._sampler is None or self._sampler_model is not self.game.true_model:
+            self._sampler = TreeEpisodeSampler(build(self.game))
+            self._sampler_model = self.game.true_model
+        return self._sampler
+
+    def run(self, policies: object | Sequence[object] | None, num_episodes: int) -> EpisodeBatch:
+        """Play ``num_episodes`` hands; feed the posterior; return what was observed.
+
+        Args:
+            policies: one policy for every seat, or one per seat (each used at its seat's
+                information sets): ``TabularPolicy``, array aligned with ``self.tree``, or any
+                ``action_probabilities(state)`` policy; ``None`` plays uniformly at random.
+            num_episodes: hands to play.
+        """
+        if num_episodes < 0:
+            raise ValueError(f"num_episodes must be >= 0, got {num_episodes}")
+        if self.backend == "tree":
+            sampler = self._tree_sampler()
+            batch = sampler.sample(self._profile(sampler.tree, policies), num_episodes, self.rng)
+        else:
+            batch = self._play_states(policies, num_episodes)
+        if self.posterior is not None:
+            self.posterior.update(batch)
+        self.episodes += num_episodes
+        return batch
+
+    def _profile(self, tree: GameTree, policies: object | Sequence[object] | None) -> np.ndarray:
+        if policies is None:
+            return uniform_policy_array(tree)
+        if isinstance(policies, list | tuple):
+            if len(policies) != tree.num_players:
+                raise ValueError(
+                    f"need one policy per seat ({tree.num_players}), got {len(policies)}"
+                )
+            probs = np.zeros(tree.infoset_mask.shape)
+            for seat, policy in enumerate(policies):
+                rows = tree.infosets_of(seat)
+                probs[rows] = policy_array(tree, policy)[rows]
+            return probs
+        return policy_array(tree, policies)
+
+    def _play_states(
+        self, policies: object | Sequence[object] | None, num_episodes: int
+    ) -> EpisodeBatch:
+        game, rng = self.game, self.rng
+        n = game.num_players
+        if policies is None:
+            seats = [None] * n
+        elif isinstance(policies, list | tuple):
+            seats = [as_state_policy(p) for p in policies]
+        else:
+            seats = [as_state_policy(policies)] * n
+        histories, rewards = [], []
+        for _ in range(num_episodes):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                p = state.current_player()
+                if p < 0:
+                    state.apply_action(state.sample_chance_outcome(rng))
+                    continue
+                legal = state.legal_actions()
+                if seats[p] is None:
+                    state.apply_action(legal[int(rng.integers(len(legal)))])
+                    continue
+                probs = seats[p].action_probabilities(state)
+                actions = list(probs)
+                weights = np.asarray([probs[a] for a in actions], dtype=np.float64)
+                pick = int(rng.choice(len(actions), p=weights / weights.sum()))
+                state.apply_action(actions[pick])
+            histories.append(state.history())
+            rewards.append(state.sample_returns(rng))
+        return game.structure.encode(histories, np.asarray(rewards).reshape(-1, n))
