@@ -1,0 +1,120 @@
+"""Reproduce the BUFP paper's 5-Leduc experiment (Ju, Fang, Luo 2024, Sec. 5.2, Tables 1-2).
+
+Trains CFR, BUFP(EF) and BUFP(X) on 5-Leduc (Leduc hold'em with five ranks) for 100,000
+iterations each, then prints each policy's exploitability and total exploitability, the
+initial-node payoff table (paper's Table 1) and the table with player 1 forced to Call at its
+first decision (Table 2), next to the paper's numbers. Money is in milli-chips per hand
+(the ante is one chip; the paper's "mb/h").
+
+    python bench/reproduce_bufp.py                      # the full run (several minutes)
+    python bench/reproduce_bufp.py --iterations 2000    # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pokerzoo import load_game
+from pokerzoo.agents.cfr import CFR
+from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver
+from pokerzoo.evaluation import exploitability, nash_conv
+from pokerzoo.evaluation.perfect import (
+    force_first_action,
+    forced_deviation_values,
+    total_exploitability,
+)
+from pokerzoo.games.leduc import CALL, LEDUC_VARIANTS
+from pokerzoo.tree import build
+
+PAPER_EXPLOITABILITY = {"CFR": 5.15, "BUFP(EF)": 5.33, "BUFP(X)": 3.16}
+PAPER_TABLE1 = np.array([[19.21, 20.17, 17.93], [18.34, 19.02, 17.71], [20.38, 20.68, 19.10]])
+PAPER_TABLE2 = np.array([[-33.86, -44.54, -22.02], [-5.15, -20.03, 4.49], [-4.89, -22.37, 3.94]])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=100_000)
+    parser.add_argument("--log-every", type=int, default=10_000)
+    parser.add_argument("--out", type=Path, default=None, help="folder to save the policies")
+    args = parser.parse_args()
+
+    game = load_game("leduc_holdem", **LEDUC_VARIANTS["5leduc"])
+    tree = build(game)
+    print(f"5-Leduc: {tree.summary()}", flush=True)
+    solvers = {
+        "CFR": CFR(game, tree=tree),
+        "BUFP(EF)": FictitiousPlaySolver(game, FP_PRESETS["bufp-ef"], tree=tree),
+        "BUFP(X)": FictitiousPlaySolver(game, FP_PRESETS["bufp-x"], tree=tree),
+    }
+    policies = {}
+    for name, solver in solvers.items():
+        start = time.perf_counter()
+        while solver.iteration < args.iterations:
+            solver.iterate(min(args.log_every, args.iterations - solver.iteration))
+            policy = solver.average_policy()
+            print(
+                f"{name:<9} it {solver.iteration:>7}  {time.perf_counter() - start:7.1f}s  "
+                f"exploitability {1000 * exploitability(tree, policy):8.3f} mb/h  "
+                f"total {1000 * total_exploitability(tree, policy).total:10.1f} mb/h",
+                flush=True,
+            )
+        policies[name] = solver.average_policy()
+        if args.out is not None:
+            policies[name].save(args.out / f"5leduc_{name.lower().replace('(', '_')[:-1]}.npz")
+
+    print(f"\nAfter {args.iterations} iterations (mb/h = milli-chips per hand; "
+          "exploitability = NashConv/2, OpenSpiel's convention):")
+    print(f"{'':<10}{'expl.':>10}{'NashConv':>10}{'paper':>8}{'total expl.':>14}"
+          f"{'total P1':>11}{'total P2':>11}{'mean/infoset':>14}")
+    for name, policy in policies.items():
+        tot = total_exploitability(tree, policy)
+        print(
+            f"{name:<10}{1000 * exploitability(tree, policy):>10.3f}"
+            f"{1000 * nash_conv(tree, policy):>10.3f}{PAPER_EXPLOITABILITY[name]:>8.2f}"
+            f"{1000 * tot.total:>14.1f}{1000 * tot.per_player[0]:>11.1f}"
+            f"{1000 * tot.per_player[1]:>11.1f}{1000 * tot.mean_per_infoset:>14.3f}"
+        )
+
+    table1 = forced_deviation_values(tree, policies)
+    forced = force_first_action(tree, CALL, player=0)
+    table2 = forced_deviation_values(tree, policies, forced)
+    for title, table, paper in [
+        ("Table 1: P1's winnings at the initial node (mb/h)", table1, PAPER_TABLE1),
+        ("Table 2: P1's winnings when forced to Call at its first decision (mb/h)", table2,
+         PAPER_TABLE2),
+    ]:
+        print("\n" + table.format(0, title + " -- ours"))
+        print(_paper_table(list(policies), paper, title + " -- paper"))
+
+    # The paper's headline: how much of the drop from Table 1 to Table 2 each policy recovers.
+    drop_p1 = table1.matrix(0).mean(axis=1) - table2.matrix(0).mean(axis=1)
+    rise_p2 = table1.matrix(0).mean(axis=0) - table2.matrix(0).mean(axis=0)
+    print("\nP1 average drop when forced (smaller is better):",
+          {n: round(float(v), 2) for n, v in zip(policies, drop_p1)})
+    print("P2 average gain when P1 is forced (larger is better):",
+          {n: round(float(v), 2) for n, v in zip(policies, rise_p2)})
+    cfr, ef = 0, 1
+    recovered = (drop_p1[cfr] - drop_p1[ef]) / drop_p1[cfr]
+    secured = (rise_p2[ef] - rise_p2[cfr]) / rise_p2[cfr]
+    print(f"BUFP(EF) vs CFR: recovers {100 * recovered:.2f}% more as P1, secures "
+          f"{100 * secured:.2f}% more as P2, mean {50 * (recovered + secured):.2f}% "
+          "(paper: 52.87%, 44.20%, 48.53%)")
+
+
+def _paper_table(names: list[str], m: np.ndarray, title: str) -> str:
+    width = 12
+    lines = [title, " " * width + "".join(f"{n + ' P2':>{width}}" for n in names)
+             + f"{'P1 avg':>{width}}"]
+    for i, name in enumerate(names):
+        lines.append(f"{name + ' P1':<{width}}" + "".join(f"{v:>{width}.2f}" for v in m[i])
+                     + f"{m[i].mean():>{width}.2f}")
+    lines.append(f"{'P2 avg':<{width}}" + "".join(f"{v:>{width}.2f}" for v in m.mean(axis=0)))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
