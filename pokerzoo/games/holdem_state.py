@@ -124,6 +124,11 @@ class HoldemState(State):
         """Chips in the middle, current-round bets included."""
         return sum(self._contrib)
 
+    def amount_to_call(self) -> int:
+        """Chips the player to act must add to call (0: checking is free), before stack caps."""
+        p = self._cur
+        return self._max_bet - self._bets[p] if p >= 0 else 0
+
     def raise_to_amount(self, action: int) -> int:
         """Total bet for this round that a bet/raise ``action`` of the player to act makes."""
         p = self._cur
@@ -141,6 +146,13 @@ class HoldemState(State):
 
     def private_cards(self) -> list[list[int]]:
         return [list(h) for h in self._hole]
+
+    def replace_private_cards(self, seat: int, cards: list[int]) -> None:
+        """Give ``seat`` other hole cards, in place, for range computations of evaluators
+        (local best response): the deck bookkeeping is not updated, so use it on a scratch
+        clone whose chance nodes are never played."""
+        self._hole[seat] = list(cards)
+        self._returns = None
 
     # ------------------------------------------------------------------ legality
 

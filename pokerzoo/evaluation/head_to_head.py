@@ -1,0 +1,184 @@
+"""Head-to-head matches between policies, with duplicate dealing and 95% confidence intervals.
+
+Duplicate dealing: each *deal* fixes the order of the deck, and the hand is played once per
+rotation of the policies around the table (``n`` rotations for ``n`` players, i.e. seats
+swapped heads-up), so every policy holds every seat's cards against the same board. Luck of the
+cards largely cancels within a deal, which shrinks the confidence interval at a given number of
+hands. Deals are independent, so the interval is computed over per-deal averages.
+
+Results are reported in big blinds per 100 hands (bb/100) and milli-big-blinds per game
+(mbb/g; 1 bb/100 = 10 mbb/g), for each policy and for each seat.
+
+>>> from pokerzoo.games import load_game
+>>> from pokerzoo.policy import UniformRandomPolicy
+>>> game = load_game("limit_holdem")
+>>> r = head_to_head(game, [UniformRandomPolicy(), UniformRandomPolicy()], 50, seed=0)
+>>> r.num_hands, len(r.bb_per_100)
+(100, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerzoo.games.base import Game, State
+from pokerzoo.policy import StatePolicy, as_state_policy
+
+Z95 = 1.959963984540054
+"""Two-sided 95% quantile of the normal distribution (the CIs use the normal approximation,
+sound for the hundreds of deals a match needs)."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Outcome of a match. Chip amounts are per hand; ``*_ci`` are 95% half-widths."""
+
+    num_deals: int
+    num_hands: int
+    big_blind: int
+    mean_chips: np.ndarray
+    """Average chips won per hand by each policy (in the order given)."""
+    ci_chips: np.ndarray
+    """95% confidence half-width of ``mean_chips``."""
+    seat_mean_chips: np.ndarray
+    """Average chips won per hand by each seat, whoever sat there."""
+    seat_ci_chips: np.ndarray
+    """95% confidence half-width of ``seat_mean_chips``."""
+
+    @property
+    def bb_per_100(self) -> np.ndarray:
+        """Each policy's winnings in big blinds per 100 hands."""
+        return self.mean_chips * 100.0 / self.big_blind
+
+    @property
+    def bb_per_100_ci(self) -> np.ndarray:
+        return self.ci_chips * 100.0 / self.big_blind
+
+    @property
+    def mbb_per_game(self) -> np.ndarray:
+        """Each policy's winnings in milli-big-blinds per hand."""
+        return self.mean_chips * 1000.0 / self.big_blind
+
+    @property
+    def mbb_per_game_ci(self) -> np.ndarray:
+        return self.ci_chips * 1000.0 / self.big_blind
+
+    def interval(self, policy: int, unit: str = "bb/100") -> tuple[float, float]:
+        """The 95% confidence interval of one policy's winnings in ``"bb/100"`` or ``"mbb/g"``."""
+        scale = {"bb/100": 100.0, "mbb/g": 1000.0}[unit] / self.big_blind
+        m, h = self.mean_chips[policy] * scale, self.ci_chips[policy] * scale
+        return float(m - h), float(m + h)
+
+    def summary(self) -> str:
+        """A readable table of the result."""
+        lines = [f"{self.num_hands} hands ({self.num_deals} deals)"]
+        for i, (m, h) in enumerate(zip(self.bb_per_100, self.bb_per_100_ci)):
+            lines.append(
+                f"policy {i}: {m:+.2f} +- {h:.2f} bb/100 ({m * 10:+.1f} +- {h * 10:.1f} mbb/g)"
+            )
+        return "\n".join(lines)
+
+
+def sample_action(probs: Mapping[int, float], rng: np.random.Generator) -> int:
+    """Draw an action from ``{action: probability}`` (probabilities need not be normalised)."""
+    actions = list(probs)
+    weights = [float(probs[a]) for a in actions]
+    u = rng.random() * sum(weights)
+    acc = 0.0
+    for a, w in zip(actions, weights):
+        acc += w
+        if u < acc:
+            return a
+    return next(a for a, w in zip(reversed(actions), reversed(weights)) if w > 0)
+
+
+def play_hand(
+    game: Game,
+    seat_policies: Sequence[object],
+    deck: Sequence[int],
+    rng: np.random.Generator,
+) -> list[float]:
+    """Play one hand: chance outcome ``k`` is ``deck[k]`` (a deck order: every card appears
+    once, so the next one is always legal), seat ``s`` is played by ``seat_policies[s]``.
+
+    Returns:
+        Each seat's payoff (``state.returns()``).
+    """
+    pols: list[StatePolicy] = [as_state_policy(p) for p in seat_policies]
+    state: State = game.new_initial_state()
+    k = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(deck[k]))
+            k += 1
+        else:
+            policy = pols[state.current_player()]
+            state.apply_action(sample_action(policy.action_probabilities(state), rng))
+    return state.returns()
+
+
+def _mean_ci(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mean = samples.mean(axis=0)
+    if len(samples) < 2:
+        return mean, np.full_like(mean, np.inf)
+    return mean, Z95 * samples.std(axis=0, ddof=1) / np.sqrt(len(samples))
+
+
+def head_to_head(
+    game: Game,
+    policies: Sequence[object],
+    num_deals: int,
+    *,
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+    duplicate: bool = True,
+) -> MatchResult:
+    """Play ``policies`` (one per seat, any number of players) against each other.
+
+    Args:
+        game: a game whose chance outcomes are cards dealt from one deck (hold'em).
+        policies: state policies or callables (see ``pokerzoo.policy.as_state_policy``).
+        num_deals: number of deck orders; with ``duplicate`` each is played once per rotation
+            of the policies (``num_players`` hands per deal), otherwise once with the seats
+            rotated from deal to deal.
+        seed: seed of the match's ``numpy.random.Generator`` (ignored when ``rng`` is given).
+        rng: the generator for cards and action sampling.
+        duplicate: duplicate dealing (recommended; it cancels most of the card luck).
+
+    Returns:
+        The ``MatchResult`` with each policy's and each seat's winnings and 95% CIs.
+    """
+    n = game.num_players
+    if len(policies) != n:
+        raise ValueError(f"{game.name} has {n} seats but {len(policies)} policies were given")
+    if num_deals < 1:
+        raise ValueError(f"num_deals must be >= 1, got {num_deals}")
+    pols = [as_state_policy(p) for p in policies]
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    per_deal = np.zeros((num_deals, n))
+    seat_totals = []
+    for d in range(num_deals):
+        deck = rng.permutation(52)
+        rotations = range(n) if duplicate else [d % n]
+        for r in rotations:
+            # Policy i sits at seat (i + r) % n.
+            seats = [pols[(s - r) % n] for s in range(n)]
+            payoff = play_hand(game, seats, deck, rng)
+            seat_totals.append(payoff)
+            for i in range(n):
+                per_deal[d, i] += payoff[(i + r) % n]
+        per_deal[d] /= len(rotations)
+    mean, ci = _mean_ci(per_deal)
+    seat_mean, seat_ci = _mean_ci(np.asarray(seat_totals))
+    return MatchResult(
+        num_deals=num_deals,
+        num_hands=len(seat_totals),
+        big_blind=int(getattr(game.config, "big_blind", 1)),
+        mean_chips=mean,
+        ci_chips=ci,
+        seat_mean_chips=seat_mean,
+        seat_ci_chips=seat_ci,
+    )

@@ -1,0 +1,275 @@
+"""Local best response (LBR; Lisy & Bowling, 2017): a lower bound on the exploitability of a
+heads-up hold'em policy, for games far too big for an exact best response.
+
+LBR plays real hands against the policy. It keeps the policy's *range* (a weight for each of
+the 1,326 hole-card pairs the opponent may hold, updated by Bayes' rule with the policy's own
+action probabilities after every opponent action and zeroed for dealt cards) and at each of its
+decisions picks greedily, assuming the hand is then checked down:
+
+* ``WP``, its probability of winning at showdown against the range (ties count half), from
+  ``wp_samples`` random board completions (exact on the river);
+* ``u(call) = WP * pot - (1 - WP) * asked``;
+* for each bet/raise option ``b`` (``bet_actions``, the response's betting abstraction):
+  ``u(b) = FP * pot + (1 - FP) * (WP * (pot + raise) - (1 - WP) * put)`` with ``FP`` the
+  range-weighted probability that the policy folds to ``b``, ``put`` the chips LBR adds and
+  ``raise`` the chips the opponent must add to call;
+* fold (utility 0) if every option loses, else the best option.
+
+Since LBR is one particular response, its average winnings over both seats are a lower bound
+(up to sampling error: a 95% CI is returned) on the policy's exploitability
+``(BR_0 + BR_1) / 2``.
+
+>>> from pokerzoo.games import load_game
+>>> from pokerzoo.policy import UniformRandomPolicy
+>>> game = load_game("limit_holdem")
+>>> result = local_best_response(game, UniformRandomPolicy(), 2, seed=0, wp_samples=4)
+>>> result.num_hands
+4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerzoo.evaluation.head_to_head import Z95, sample_action
+from pokerzoo.games.holdem import HoldemGame
+from pokerzoo.games.holdem_cards import evaluate_7
+from pokerzoo.games.holdem_state import CALL, FOLD, HoldemState
+from pokerzoo.policy import StatePolicy, as_state_policy
+
+COMBOS = np.array([(i, j) for i in range(52) for j in range(i + 1, 52)], dtype=np.int64)
+"""The 1,326 hole-card pairs, ``COMBOS[k] = (low card, high card)``."""
+_COMBO_LISTS = [[int(a), int(b)] for a, b in COMBOS]
+_HAS_CARD = np.zeros((52, len(COMBOS)), dtype=bool)
+_HAS_CARD[COMBOS[:, 0], np.arange(len(COMBOS))] = True
+_HAS_CARD[COMBOS[:, 1], np.arange(len(COMBOS))] = True
+
+
+@dataclass(frozen=True)
+class LBRResult:
+    """LBR's winnings against the policy: the exploitability lower bound, per hand."""
+
+    num_deals: int
+    num_hands: int
+    big_blind: int
+    mean_chips: float
+    """LBR's average winnings per hand over both seats (the lower bound, in chips)."""
+    ci_chips: float
+    """95% confidence half-width of ``mean_chips`` (over deals)."""
+    seat_mean_chips: tuple[float, float]
+    """LBR's average winnings per hand as seat 0 (button) and as seat 1."""
+
+    @property
+    def mbb_per_game(self) -> float:
+        """The exploitability lower bound in milli-big-blinds per hand."""
+        return self.mean_chips * 1000.0 / self.big_blind
+
+    @property
+    def mbb_per_game_ci(self) -> float:
+        return self.ci_chips * 1000.0 / self.big_blind
+
+    @property
+    def bb_per_100(self) -> float:
+        return self.mean_chips * 100.0 / self.big_blind
+
+    def summary(self) -> str:
+        return (
+            f"LBR wins {self.mbb_per_game:+.0f} +- {self.mbb_per_game_ci:.0f} mbb/g over "
+            f"{self.num_hands} hands ({self.num_deals} deals)"
+        )
+
+
+class LocalBestResponse:
+    """The LBR player against a fixed ``policy`` in a heads-up hold'em game.
+
+    Args:
+        game: ``limit_holdem`` or ``no_limit_holdem`` with ``num_players=2``.
+        policy: the evaluated policy (state policy or callable).
+        bet_actions: the bet/raise action ids LBR may use (only legal ones are tried); default
+            every bet/raise id of the game.
+        wp_samples: board completions sampled to estimate the win probability.
+        rng: generator for the board samples.
+    """
+
+    def __init__(
+        self,
+        game: HoldemGame,
+        policy: object,
+        bet_actions: Sequence[int] | None = None,
+        wp_samples: int = 24,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        if not isinstance(game, HoldemGame) or game.num_players != 2:
+            raise ValueError(f"LBR needs heads-up limit or no-limit hold'em, got {game!r}")
+        if wp_samples < 1:
+            raise ValueError(f"wp_samples must be >= 1, got {wp_samples}")
+        self.game = game
+        self.policy: StatePolicy = as_state_policy(policy)
+        default = range(2, game.num_distinct_actions)
+        self.bet_actions = tuple(default if bet_actions is None else bet_actions)
+        bad = [a for a in self.bet_actions if not 2 <= a < game.num_distinct_actions]
+        if bad:
+            raise ValueError(f"bet_actions {bad} are not bet/raise ids of {game.name}")
+        self.wp_samples = wp_samples
+        self.rng = rng if rng is not None else np.random.default_rng()
+
+    # -------------------------------------------------------------- range bookkeeping
+
+    @staticmethod
+    def initial_range() -> np.ndarray:
+        return np.ones(len(COMBOS))
+
+    @staticmethod
+    def remove_card(weights: np.ndarray, card: int) -> None:
+        """Zero the pairs holding a dealt (or LBR-held) card."""
+        weights[_HAS_CARD[card]] = 0.0
+
+    def observe_opponent(
+        self, state: HoldemState, opponent: int, action: int, weights: np.ndarray
+    ) -> None:
+        """Bayes update of the range after the opponent plays ``action`` at ``state``."""
+        active = np.flatnonzero(weights)
+        probe = state.clone()
+        probs = np.empty(len(active))
+        for j, k in enumerate(active):
+            probe.replace_private_cards(opponent, _COMBO_LISTS[k])
+            probs[j] = self.policy.action_probabilities(probe).get(action, 0.0)
+        weights[active] *= probs
+        total = weights.sum()
+        if total > 0:
+            weights /= total  # renormalise: long hands would otherwise underflow
+
+    # -------------------------------------------------------------- the response
+
+    def win_probability(self, state: HoldemState, me: int, weights: np.ndarray) -> float:
+        """Showdown win probability (ties half) of ``me`` against the range, checked down."""
+        hole = state.private_cards()[me]
+        board = state.public_state()["public_cards"]
+        active = np.flatnonzero(weights)
+        w = weights[active]
+        pairs = [_COMBO_LISTS[k] for k in active]
+        need = 5 - len(board)
+        dead = set(hole) | set(board)
+        rest = np.array([c for c in range(52) if c not in dead])
+        samples = 1 if need == 0 else self.wp_samples
+        score = total = 0.0
+        for _ in range(samples):
+            extra = [int(c) for c in self.rng.choice(rest, size=need, replace=False)]
+            full = board + extra
+            mine = evaluate_7(*hole, *full)
+            ok = w * ~_HAS_CARD[extra].any(axis=0)[active] if extra else w
+            ranks = np.fromiter((evaluate_7(*p, *full) for p in pairs), np.int64, len(pairs))
+            score += float(ok @ ((ranks > mine) + 0.5 * (ranks == mine)))
+            total += float(ok.sum())
+        return score / total if total > 0 else 0.5
+
+    def fold_probability(self, child: HoldemState, opponent: int, weights: np.ndarray) -> float:
+        """Range-weighted probability that the opponent folds at ``child``."""
+        if child.current_player() != opponent:
+            return 0.0
+        active = np.flatnonzero(weights)
+        probe = child.clone()
+        folds = np.empty(len(active))
+        for j, k in enumerate(active):
+            probe.replace_private_cards(opponent, _COMBO_LISTS[k])
+            folds[j] = self.policy.action_probabilities(probe).get(FOLD, 0.0)
+        w = weights[active]
+        return float(w @ folds / w.sum())
+
+    def action(self, state: HoldemState, weights: np.ndarray) -> int:
+        """LBR's action at ``state`` given the opponent's range ``weights``."""
+        me = state.current_player()
+        opp = 1 - me
+        legal = state.legal_actions()
+        ps = state.public_state()
+        pot = ps["pot"]
+        my_bet, opp_bet = ps["round_bets"][me], ps["round_bets"][opp]
+        opp_total = opp_bet + ps["stacks"][opp]
+        wp = self.win_probability(state, me, weights)
+        asked = min(state.amount_to_call(), ps["stacks"][me])
+        best, best_u = CALL, wp * pot - (1.0 - wp) * asked
+        for b in self.bet_actions:
+            if b not in legal:
+                continue
+            to = min(state.raise_to_amount(b), opp_total)  # chips beyond a call come back
+            put, raise_ = to - my_bet, to - opp_bet
+            child = state.child(b)
+            fp = self.fold_probability(child, opp, weights)
+            u = fp * pot + (1.0 - fp) * (wp * (pot + raise_) - (1.0 - wp) * put)
+            if u > best_u:
+                best, best_u = b, u
+        if best_u < 0 and FOLD in legal:
+            return FOLD
+        return best
+
+    def play(self, seat: int, deck: Sequence[int], rng: np.random.Generator) -> float:
+        """Play one hand with LBR in ``seat``; returns LBR's payoff in chips."""
+        state = self.game.new_initial_state()
+        weights = self.initial_range()
+        opp, k = 1 - seat, 0
+        while not state.is_terminal():
+            p = state.current_player()
+            if p < 0:
+                card = int(deck[k])
+                k += 1
+                state.apply_action(card)
+                if k > 4 or k in (2 * seat + 1, 2 * seat + 2):
+                    self.remove_card(weights, card)  # LBR's own or a board card
+            elif p == seat:
+                state.apply_action(self.action(state, weights))
+            else:
+                a = sample_action(self.policy.action_probabilities(state), rng)
+                self.observe_opponent(state, opp, a, weights)
+                state.apply_action(a)
+        return state.returns()[seat]
+
+
+def local_best_response(
+    game: HoldemGame,
+    policy: object,
+    num_deals: int,
+    *,
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+    bet_actions: Sequence[int] | None = None,
+    wp_samples: int = 24,
+) -> LBRResult:
+    """Estimate a lower bound on ``policy``'s exploitability by playing LBR against it.
+
+    Each deal (a deck order) is played twice, LBR in each seat (duplicate dealing).
+
+    Args:
+        game: heads-up ``limit_holdem`` or ``no_limit_holdem``.
+        policy: the policy to evaluate (state policy or callable), playing both seats' role.
+        num_deals: number of deck orders (``2 * num_deals`` hands).
+        seed: seed of the ``numpy.random.Generator`` (ignored when ``rng`` is given).
+        rng: the generator for cards, the policy's actions and LBR's board samples.
+        bet_actions: bet/raise ids LBR may use (its betting abstraction); default all.
+        wp_samples: board completions per win-probability estimate.
+
+    Returns:
+        An ``LBRResult``; ``mbb_per_game`` is the lower bound and ``mbb_per_game_ci`` its
+        95% half-width.
+    """
+    if num_deals < 1:
+        raise ValueError(f"num_deals must be >= 1, got {num_deals}")
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    lbr = LocalBestResponse(game, policy, bet_actions, wp_samples, rng)
+    wins = np.zeros((num_deals, 2))
+    for d in range(num_deals):
+        deck = rng.permutation(52)
+        for seat in (0, 1):
+            wins[d, seat] = lbr.play(seat, deck, rng)
+    per_deal = wins.mean(axis=1)
+    ci = Z95 * per_deal.std(ddof=1) / np.sqrt(num_deals) if num_deals > 1 else float("inf")
+    return LBRResult(
+        num_deals=num_deals,
+        num_hands=2 * num_deals,
+        big_blind=game.config.big_blind,
+        mean_chips=float(per_deal.mean()),
+        ci_chips=float(ci),
+        seat_mean_chips=(float(wins[:, 0].mean()), float(wins[:, 1].mean())),
+    )
