@@ -79,6 +79,7 @@ class HoldemGame(Game):
         self.bet_fractions: tuple[float, ...] = getattr(cfg, "bet_fractions", ())
         bb = cfg.big_blind
         self.bet_sizes = (bb, bb, 2 * bb, 2 * bb)
+        self.chip_unit = 1.0 / (100.0 * bb)  # tensors give amounts in units of 100 big blinds
         self._num_actions = 3 if self.is_limit else 3 + len(self.bet_fractions)
         self.all_in_action = -1 if self.is_limit else 2 + len(self.bet_fractions)
         self.history_slots = history_slots(n, self.is_limit, self.raise_cap)

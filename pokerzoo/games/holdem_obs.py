@@ -62,41 +62,51 @@ def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayou
 
 
 def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
-    """Write the tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``)."""
+    """Write the tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``).
+
+    Envs call this every step, so the writes are batched: one fancy-indexed write for all the
+    one-hot entries and one slice write per block of adjacent amount fields.
+    """
     game = state.game
-    lay = game.information_state_layout
     n = state._n
-    t = lay.new()
-    unit = 1.0 / (100.0 * game.config.big_blind)
+    t = np.zeros(game.information_state_layout.size, dtype=np.float32)
     o = game.layout_offsets
-    t[o["player"] + p] = 1.0
-    t[o["position"] + (p - game.postflop_first) % n] = 1.0
-    t[o["round"] + state._round] = 1.0
-    for c in state._hole[p]:
-        t[o["hole_cards"] + c] = 1.0
+    ones = [
+        o["player"] + p,
+        o["position"] + (p - game.postflop_first) % n,
+        o["round"] + state._round,
+    ]
+    hc = o["hole_cards"]
+    ones += [hc + c for c in state._hole[p]]
     for i, c in enumerate(state._board):
-        t[o["flop" if i < 3 else ("turn" if i == 3 else "river")] + c] = 1.0
+        ones.append(o["flop" if i < 3 else ("turn" if i == 3 else "river")] + c)
     pot = sum(state._contrib)
-    t[o["pot"]] = pot * unit
-    for q in range(n):
-        t[o["stacks"] + q] = state._stacks[q] * unit
-        t[o["contributions"] + q] = state._contrib[q] * unit
-        t[o["round_bets"] + q] = state._bets[q] * unit
-        t[o["folded"] + q] = float(state._folded[q])
-        t[o["all_in"] + q] = float(not state._folded[q] and state._stacks[q] == 0)
+    # pot, stacks, contributions and round_bets are adjacent in the layout.
+    amounts = [pot, *state._stacks, *state._contrib, *state._bets]
+    start = o["pot"]
+    t[start : start + len(amounts)] = amounts
+    t[start : start + len(amounts)] *= game.chip_unit
     t[o["to_call"]] = (state._max_bet - state._bets[p]) / pot
+    folded, stacks = state._folded, state._stacks
+    ones += [o["folded"] + q for q in range(n) if folded[q]]
+    ones += [o["all_in"] + q for q in range(n) if not folded[q] and stacks[q] == 0]
     slots, na = game.history_slots, game.num_distinct_actions
     width = n + na + 1
     base = o["betting"]
-    counts = [0, 0, 0, 0]
-    for rnd, seat, action, put, pot_before, _ in state._log:
-        k = min(counts[rnd], slots - 1)
-        counts[rnd] += 1
-        s = base + (rnd * slots + k) * width
-        t[s : s + width] = 0.0  # an overflowing round overwrites its last slot
-        t[s + seat] = 1.0
-        t[s + n + action] = 1.0
-        t[s + n + na] = put / pot_before
+    per_round: list[list[tuple[int, int, int, int, int, int]]] = [[], [], [], []]
+    for entry in state._log:
+        per_round[entry[0]].append(entry)
+    amount_idx, amount_val = [], []
+    for rnd, entries in enumerate(per_round):
+        if len(entries) > slots:  # an overflowing round shows its latest action last
+            entries = entries[: slots - 1] + entries[-1:]
+        for k, (_, seat, action, put, pot_before, _) in enumerate(entries):
+            s = base + (rnd * slots + k) * width
+            ones += (s + seat, s + n + action)
+            amount_idx.append(s + n + na)
+            amount_val.append(put / pot_before)
+    t[ones] = 1.0
+    t[amount_idx] = amount_val
     return t
 
 
