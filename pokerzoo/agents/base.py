@@ -8,7 +8,6 @@ checkpoint it. Tabular solvers add ``average_policy()``/``current_policy()`` ret
 
 from __future__ import annotations
 
-import io
 import os
 import pickle
 import tempfile
@@ -18,7 +17,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-import torch
 
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -93,12 +91,12 @@ class Agent(ABC):
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"format": CHECKPOINT_FORMAT, "agent": self.name, "state": self.state_dict()}
-        buffer = io.BytesIO()
-        torch.save(payload, buffer, pickle_protocol=pickle.HIGHEST_PROTOCOL)
+        # Plain pickle (torch tensors pickle themselves), so tabular agents never import torch.
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(buffer.getvalue())
+                fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
@@ -126,8 +124,9 @@ def read_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
     if not path.is_file():
         raise CheckpointError(f"no checkpoint at {path}")
     try:
-        payload = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as exc:  # torch raises many types for a damaged file
+        with open(path, "rb") as fh:
+            payload = pickle.load(fh)
+    except Exception as exc:  # a damaged pickle can raise almost any exception type
         raise CheckpointError(f"{path} is corrupt or not a pokerzoo checkpoint: {exc}") from exc
     if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"{path} is not a pokerzoo checkpoint ({CHECKPOINT_FORMAT})")

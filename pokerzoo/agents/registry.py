@@ -33,6 +33,14 @@ class AgentSpec:
 
 _AGENTS: dict[str, AgentSpec] = {}
 _FAMILY_MODULES = ("cfr", "mccfr", "fictitious", "nfsp", "vcfr", "deep")
+# Where each known agent lives, so building one imports only its family (a CFR run should
+# not pay for importing torch). Names not listed here are found by importing every family.
+_HOME = {
+    "cfr": "cfr", "cfr+": "cfr", "lcfr": "cfr", "dcfr": "cfr",
+    "mccfr-os": "mccfr", "mccfr-es": "mccfr",
+    "xfp": "fictitious", "gxfp": "fictitious", "bufp-x": "fictitious", "bufp-ef": "fictitious",
+    "nfsp": "nfsp", "nfsp-per": "nfsp", "nfsp-plt": "nfsp",
+}
 
 
 def register_agent(spec: AgentSpec) -> AgentSpec:
@@ -41,8 +49,8 @@ def register_agent(spec: AgentSpec) -> AgentSpec:
     return spec
 
 
-def _load_families() -> None:
-    for module in _FAMILY_MODULES:
+def _load_families(modules: tuple[str, ...] = _FAMILY_MODULES) -> None:
+    for module in modules:
         try:
             importlib.import_module(f"pokerzoo.agents.{module}")
         except ModuleNotFoundError as exc:
@@ -58,6 +66,10 @@ def registered_agents() -> dict[str, AgentSpec]:
 
 def agent_spec(name: str) -> AgentSpec:
     """The spec of agent ``name``; ``ConfigError`` listing the valid names otherwise."""
+    if name in _HOME:
+        _load_families((_HOME[name],))
+        if name in _AGENTS:
+            return _AGENTS[name]
     agents = registered_agents()
     if name not in agents:
         close = difflib.get_close_matches(name, agents, n=1)
