@@ -1,0 +1,25 @@
+"""Matches against reference opponents, for games too big for exact exploitability."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerzoo.evaluation.head_to_head import head_to_head
+from pokerzoo.games.base import Game
+from pokerzoo.policy import UniformRandomPolicy
+
+
+def versus_random(game: Game, policy: Any, hands: int, seed: int = 0) -> dict[str, float]:
+    """``policy`` against uniform-random opponents in every other seat, duplicate dealing.
+
+    Returns:
+        ``bb_per_100`` of ``policy`` with its 95% half-width ``ci95`` and the ``hands`` played.
+    """
+    n = game.num_players
+    deals = max(1, hands // n)
+    result = head_to_head(game, [policy] + [UniformRandomPolicy()] * (n - 1), deals, seed=seed)
+    return {
+        "bb_per_100": float(result.bb_per_100[0]),
+        "ci95": float(result.bb_per_100_ci[0]),
+        "hands": float(result.num_hands),
+    }
