@@ -54,8 +54,8 @@ def test_win_probability_on_the_river() -> None:
     game = load_game("limit_holdem")
     lbr = LocalBestResponse(game, always_call, rng=np.random.default_rng(0))
     for holes, board, expected in (
-        ("2c3d" "AhAd", "AsKsQsJsTs", 0.5),  # the board plays for everyone
-        ("2c3d" "AsKs", "QsJsTs4h5h", 1.0),  # seat 1 holds the royal flush
+        ("2c3dAhAd", "AsKsQsJsTs", 0.5),  # the board plays for everyone
+        ("2c3dAsKs", "QsJsTs4h5h", 1.0),  # seat 1 holds the royal flush
     ):
         state = game.new_initial_state()
         for c in cards_from_string(holes):
