@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from pokerzoo.components.learning_times import learning_times
 from pokerzoo.components.replay import Batch, ReplayBuffer, SeedLike
 
 # name -> (kernel op code, identity of unused leaves)
@@ -290,6 +291,20 @@ class PrioritizedReplayBuffer(ReplayBuffer):
     def probabilities(self) -> np.ndarray:
         """Sampling probability ``P(i)`` of every stored slot."""
         return self.priorities() / self._sum.total()
+
+    def learning_times(
+        self, priorities: np.ndarray, n_min: int, n_max: int, normalisation: str = "max"
+    ) -> int:
+        """NFSP-PLT's Eq. (8) for a sampled batch, normalised by this buffer's current maximum
+        (``"max"``) or total (``"sum"``) priority; see ``components.learning_times``."""
+        return learning_times(
+            priorities,
+            n_min,
+            n_max,
+            normalisation,
+            max_priority=self.max_priority,
+            total_priority=self.total_priority,
+        )
 
     # Checkpoints -------------------------------------------------------------------------------
 

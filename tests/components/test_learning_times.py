@@ -61,6 +61,12 @@ def test_literal_sum_normalisation_collapses_to_n_min_on_a_real_buffer() -> None
         maxes.append(learning_times(s.priorities, 1, 10, "max", max_priority=buf.max_priority))
     assert set(sums) == {1}
     assert max(maxes) > 1 and min(maxes) >= 1
+    # The buffer's helper passes its own maximum and total.
+    s = buf.sample(128)
+    assert buf.learning_times(s.priorities, 1, 10) == learning_times(
+        s.priorities, 1, 10, max_priority=buf.max_priority
+    )
+    assert buf.learning_times(s.priorities, 1, 10, "sum") == 1
 
 
 def test_all_zero_priorities_and_validation() -> None:
