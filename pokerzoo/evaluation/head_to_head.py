@@ -1,6 +1,7 @@
 """Head-to-head matches between policies, with duplicate dealing and 95% confidence intervals.
 
-Duplicate dealing: each *deal* fixes the order of the deck, and the hand is played once per
+Duplicate dealing: each *deal* fixes the chance outcomes (a seeded chance generator, so the
+same cards come out in the same order), and the hand is played once per
 rotation of the policies around the table (``n`` rotations for ``n`` players, i.e. seats
 swapped heads-up), so every policy holds every seat's cards against the same board. Luck of the
 cards largely cancels within a deal, which shrinks the confidence interval at a given number of
@@ -98,21 +99,31 @@ def sample_action(probs: Mapping[int, float], rng: np.random.Generator) -> int:
 def play_hand(
     game: Game,
     seat_policies: Sequence[object],
-    deck: Sequence[int],
     rng: np.random.Generator,
+    *,
+    chance_rng: np.random.Generator | None = None,
+    deck: Sequence[int] | None = None,
 ) -> list[float]:
-    """Play one hand: chance outcome ``k`` is ``deck[k]`` (a deck order: every card appears
-    once, so the next one is always legal), seat ``s`` is played by ``seat_policies[s]``.
+    """Play one hand, seat ``s`` by ``seat_policies[s]``, actions drawn with ``rng``.
+
+    Chance: with ``deck`` (a card order, for games dealing from one deck like hold'em) the
+    ``k``-th chance outcome is ``deck[k]``; otherwise the ``k``-th chance node takes the ``k``-th
+    uniform of ``chance_rng`` (default ``rng``) through its outcome distribution, so two hands
+    given equally seeded ``chance_rng`` are dealt the same cards whatever the players do.
 
     Returns:
         Each seat's payoff (``state.returns()``).
     """
     pols: list[StatePolicy] = [as_state_policy(p) for p in seat_policies]
+    chance_rng = rng if chance_rng is None else chance_rng
     state: State = game.new_initial_state()
     k = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(int(deck[k]))
+            if deck is not None:
+                state.apply_action(int(deck[k]))
+            else:
+                state.apply_action(sample_action(dict(state.chance_outcomes()), chance_rng))
             k += 1
         else:
             policy = pols[state.current_player()]
@@ -139,7 +150,7 @@ def head_to_head(
     """Play ``policies`` (one per seat, any number of players) against each other.
 
     Args:
-        game: a game whose chance outcomes are cards dealt from one deck (hold'em).
+        game: any game (hold'em, Kuhn, Leduc, ...).
         policies: state policies or callables (see ``pokerzoo.policy.as_state_policy``).
         num_deals: number of deck orders; with ``duplicate`` each is played once per rotation
             of the policies (``num_players`` hands per deal), otherwise once with the seats
@@ -161,12 +172,13 @@ def head_to_head(
     per_deal = np.zeros((num_deals, n))
     seat_totals = []
     for d in range(num_deals):
-        deck = rng.permutation(52)
+        deal_seed = int(rng.integers(2**63))
         rotations = range(n) if duplicate else [d % n]
         for r in rotations:
             # Policy i sits at seat (i + r) % n.
             seats = [pols[(s - r) % n] for s in range(n)]
-            payoff = play_hand(game, seats, deck, rng)
+            chance_rng = np.random.default_rng(deal_seed)
+            payoff = play_hand(game, seats, rng, chance_rng=chance_rng)
             seat_totals.append(payoff)
             for i in range(n):
                 per_deal[d, i] += payoff[(i + r) % n]

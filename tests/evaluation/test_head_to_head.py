@@ -82,9 +82,34 @@ def test_same_seed_same_result_and_errors() -> None:
 def test_play_hand_uses_the_deck_in_order() -> None:
     game = load_game("no_limit_holdem")
     deck = list(range(51, -1, -1))
-    returns = play_hand(game, [always_call, always_call], deck, np.random.default_rng(0))
+    returns = play_hand(game, [always_call, always_call], np.random.default_rng(0), deck=deck)
     # Seat 0: As Ah, seat 1: Ad Ac, board Ks Kh Kd Kc Qs: both play four kings, ace kicker.
     assert returns == [0.0, 0.0]
     rng = np.random.default_rng(0)
     counts = [sample_action({0: 0.25, 1: 0.75}, rng) for _ in range(4000)]
     assert abs(np.mean(counts) - 0.75) < 0.03
+
+
+def test_any_game_kuhn_self_play_and_duplicate_deals() -> None:
+    game = load_game("kuhn_poker")
+    r = head_to_head(game, [UniformRandomPolicy(), UniformRandomPolicy()], 400, seed=6)
+    lo, hi = r.interval(0)
+    assert lo < 0 < hi and r.big_blind == 1
+    # The same chance seed deals the same cards whatever the players do.
+    seen: list[list[list[int]]] = []
+
+    def recorder(action: int):
+        def policy(state):
+            seen.append(state.private_cards())
+            return {action: 1.0}
+
+        return policy
+
+    for action in (0, 1):  # always pass, always bet
+        play_hand(
+            game,
+            [recorder(action)] * 2,
+            np.random.default_rng(action),
+            chance_rng=np.random.default_rng(42),
+        )
+    assert len(seen) >= 4 and all(cards == seen[0] for cards in seen)
