@@ -54,8 +54,8 @@ def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayou
             Field(
                 "betting",
                 4 * slots * slot,
-                f"per round (4) and action slot ({slots}), {slot} floats: one-hot acting seat "
-                f"({n}), one-hot action id ({num_actions}), chips put in / pot before it",
+                f"4 rounds x {slots} action slots x ({n} one-hot seat, {num_actions} one-hot "
+                "action, chips put in / pot before)",
             ),
         ]
     )
