@@ -108,9 +108,10 @@ class PokerEnv(AECEnv, EzPickle):
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._num_actions = game.num_distinct_actions
         size = int(np.prod(game.information_state_shape))
+        low, high = tensor_bounds(game)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
             }
         )
@@ -118,7 +119,7 @@ class PokerEnv(AECEnv, EzPickle):
         # One object shared by every seat: spaces must be identical across agents and calls.
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = spaces.Box(-np.inf, np.inf, shape=(n * size,), dtype=np.float32)
+        self.state_space = spaces.Box(low, high, shape=(n * size,), dtype=np.float32)
         self._obs_space = obs_space
         self._act_space = act_space
         self._state: State | None = None
@@ -317,6 +318,24 @@ class PokerEnv(AECEnv, EzPickle):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+def tensor_bounds(game: Game) -> tuple[float, float]:
+    """Bounds of the game's information-state tensor entries: the game's own
+    ``information_state_bounds`` if it declares them, else what the built-in layouts give
+    (one-hots and fractions in [0, 1] for Kuhn and Leduc, non-negative chip ratios for
+    hold'em), else unbounded."""
+    declared = getattr(game, "information_state_bounds", None)
+    if declared is not None:
+        return float(declared[0]), float(declared[1])
+    from pokerzoo.games.kuhn import KuhnPoker
+    from pokerzoo.games.leduc import LeducHoldem
+
+    if isinstance(game, KuhnPoker | LeducHoldem):
+        return 0.0, 1.0
+    if game.name in ("limit_holdem", "no_limit_holdem"):
+        return 0.0, np.inf
+    return -np.inf, np.inf
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

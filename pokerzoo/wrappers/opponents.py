@@ -1,0 +1,107 @@
+"""Turn anything that can play poker into an opponent for ``SingleAgentEnv``.
+
+An opponent is called as ``opponent(observation, info) -> action`` on its turns. ``as_opponent``
+accepts:
+
+* ``"random"`` or ``None``: uniform over the legal actions;
+* a ``TabularPolicy`` (anything with ``row(info_state_key)``): its row for ``info["info_state"]``;
+* a pokerzoo agent (``action_probabilities(observation, info)``, e.g. a trained NFSP or a CFR
+  agent);
+* a state policy (``action_probabilities(state) -> {action: prob}``, e.g.
+  ``pokerzoo.policy.UniformRandomPolicy``): asked about the env's current ``game_state``;
+* a Stable-Baselines3 model (``predict``, deterministic), given the tensor (or the dict
+  observation if the model was trained on dicts) and, for MaskablePPO, the action mask; an
+  illegal prediction of a model without masks is replaced by a random legal action;
+* a callable ``fn(observation, info)`` returning an action or a probability vector.
+
+Probabilities are masked to the legal actions and sampled with the env's Generator.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+Opponent = Callable[[dict[str, np.ndarray], Mapping[str, Any]], int]
+
+
+def sample_masked(probs: Any, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """Draw an action from ``probs`` (array or ``{action: p}``) restricted to ``mask``."""
+    if isinstance(probs, Mapping):
+        vec = np.zeros(len(mask))
+        for a, p in probs.items():
+            vec[int(a)] = p
+        probs = vec
+    weights = np.where(mask > 0, np.asarray(probs, dtype=np.float64), 0.0)
+    total = weights.sum()
+    if not total > 0:
+        weights, total = (mask > 0).astype(np.float64), float((mask > 0).sum())
+    cum = np.cumsum(weights)
+    return int(min(np.searchsorted(cum, rng.random() * total, side="right"), len(mask) - 1))
+
+
+def as_opponent(spec: Any, env: Any, rng_of: Callable[[], np.random.Generator]) -> Opponent:
+    """Wrap ``spec`` (see the module docstring) as ``fn(observation, info) -> action``.
+
+    Args:
+        spec: what plays.
+        env: the AEC env it plays in (read for ``game_state`` by state policies).
+        rng_of: returns the Generator to sample with (the single-agent env's ``np_random``).
+
+    Raises:
+        TypeError: if ``spec`` is none of the accepted kinds.
+    """
+    if spec is None or (isinstance(spec, str) and spec == "random"):
+        return lambda obs, info: sample_masked(obs["action_mask"], obs["action_mask"], rng_of())
+    if isinstance(spec, str):
+        raise TypeError(f"unknown opponent {spec!r}; the only named opponent is 'random'")
+    if hasattr(spec, "row") and hasattr(spec, "key_to_row"):
+        return lambda obs, info: sample_masked(
+            spec.row(info["info_state"]), obs["action_mask"], rng_of()
+        )
+    if hasattr(spec, "action_probabilities"):
+        base = sys.modules.get("pokerzoo.agents.base")
+        if base is not None and isinstance(spec, base.Agent):
+            return lambda obs, info: sample_masked(
+                spec.action_probabilities(obs, info), obs["action_mask"], rng_of()
+            )
+        unwrapped = env.unwrapped
+        return lambda obs, info: sample_masked(
+            spec.action_probabilities(unwrapped.game_state), obs["action_mask"], rng_of()
+        )
+    if hasattr(spec, "predict") and hasattr(spec, "observation_space"):
+        return _sb3_opponent(spec, rng_of)
+    if callable(spec):
+
+        def call(obs: dict[str, np.ndarray], info: Mapping[str, Any]) -> int:
+            out = spec(obs, info)
+            if np.ndim(out) == 0 and not isinstance(out, Mapping):
+                return int(out)
+            return sample_masked(out, obs["action_mask"], rng_of())
+
+        return call
+    raise TypeError(
+        f"cannot play with {type(spec).__name__}: pass 'random', a TabularPolicy, an agent, a "
+        f"state policy, a Stable-Baselines3 model or a callable (observation, info) -> action"
+    )
+
+
+def _sb3_opponent(model: Any, rng_of: Callable[[], np.random.Generator]) -> Opponent:
+    wants_dict = isinstance(model.observation_space, spaces.Dict)
+    takes_mask = "action_masks" in inspect.signature(model.predict).parameters
+
+    def play(obs: dict[str, np.ndarray], info: Mapping[str, Any]) -> int:
+        x = obs if wants_dict else obs["observation"]
+        kwargs = {"action_masks": obs["action_mask"].astype(bool)} if takes_mask else {}
+        action, _ = model.predict(x, deterministic=True, **kwargs)
+        mask = obs["action_mask"]
+        if not mask[int(action)]:  # a model trained without masks: replace by a legal action
+            return sample_masked(mask, mask, rng_of())
+        return int(action)
+
+    return play
