@@ -67,17 +67,17 @@ def run_iterations(
             p = r if alternating else -1
             K.beliefs(
                 parent, player, infoset, action, chance_prob, depth_offsets, infoset_size,
-                probs, propagate, rho, belief, sums, normalise,
+                probs, propagate, rho, belief, sums, normalise, p,
             )
             if best_response_below:
                 K.belief_best_response(
                     player, infoset, action, first_child, num_children, depth_offsets,
                     chance_prob, utilities, probs, belief, infoset_mask, values, q_values,
-                    best_action,
+                    best_action, p,
                 )
             else:
                 K.policy_values(
-                    parent, player, infoset, action, chance_prob, utilities, probs, values
+                    parent, player, infoset, action, chance_prob, utilities, probs, values, p
                 )
                 K.belief_action_values(
                     player, infoset, action, first_child, num_children, values, belief,

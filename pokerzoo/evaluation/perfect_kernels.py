@@ -59,7 +59,7 @@ def own_reach(infoset_parent, infoset_parent_action, probs, out):
 @numba.njit(cache=True)
 def beliefs(
     parent, player, infoset, action, chance_prob, depth_offsets, infoset_size, probs,
-    propagate, rho, belief, sums, normalise=True,
+    propagate, rho, belief, sums, normalise=True, only_player=-1,
 ):
     """Fill ``belief[n]`` (acting player's belief at decision nodes) under ``probs``.
 
@@ -67,30 +67,32 @@ def beliefs(
     the uniform belief below information sets that reach is zero at when ``propagate``.
     Without ``normalise``, reached sets keep the raw reach (counterfactual weights, whose
     rounding matches OpenSpiel's best response where actions tie exactly).
+    With ``only_player >= 0`` only that player's beliefs are computed.
     """
     num_players = rho.shape[1]
     for q in range(num_players):
         rho[0, q] = 1.0
+    for i in range(sums.shape[0]):
+        sums[i] = 0.0  # every infoset lies at one depth, so one reset suffices
     for d in range(depth_offsets.shape[0] - 1):
         lo = depth_offsets[d]
         hi = depth_offsets[d + 1]
         for node in range(lo, hi):
+            p = player[node]
+            if p == TERMINAL:
+                continue  # nothing below a terminal reads its reach
             if node > 0:
                 par = parent[node]
                 owner = player[par]
                 w = chance_prob[node] if owner == CHANCE else probs[infoset[par], action[node]]
                 for q in range(num_players):
-                    rho[node, q] = rho[par, q] if owner == q else rho[par, q] * w
-            belief[node] = 0.0
-            if player[node] >= 0:
-                sums[infoset[node]] = 0.0
-        for node in range(lo, hi):
-            p = player[node]
-            if p >= 0:
+                    if only_player < 0 or q == only_player:
+                        rho[node, q] = rho[par, q] if owner == q else rho[par, q] * w
+            if p >= 0 and (only_player < 0 or p == only_player):
                 sums[infoset[node]] += rho[node, p]
         for node in range(lo, hi):
             p = player[node]
-            if p >= 0:
+            if p >= 0 and (only_player < 0 or p == only_player):
                 iset = infoset[node]
                 s = sums[iset]
                 if s > 0.0:
@@ -102,17 +104,22 @@ def beliefs(
 
 
 @numba.njit(cache=True)
-def policy_values(parent, player, infoset, action, chance_prob, utilities, probs, values):
-    """``values[n, q]``: player q's expected payoff from n when everyone plays ``probs``."""
+def policy_values(
+    parent, player, infoset, action, chance_prob, utilities, probs, values, only_player=-1,
+):
+    """``values[n, q]``: player q's expected payoff from n when everyone plays ``probs``
+    (only column ``only_player`` when it is >= 0)."""
     n, num_players = utilities.shape
+    q0 = 0 if only_player < 0 else only_player
+    q1 = num_players if only_player < 0 else only_player + 1
     for node in range(n):
-        for q in range(num_players):
+        for q in range(q0, q1):
             values[node, q] = utilities[node, q] if player[node] == TERMINAL else 0.0
     for node in range(n - 1, 0, -1):
         par = parent[node]
         owner = player[par]
         w = chance_prob[node] if owner == CHANCE else probs[infoset[par], action[node]]
-        for q in range(num_players):
+        for q in range(q0, q1):
             values[par, q] += w * values[node, q]
 
 
@@ -168,24 +175,23 @@ def choose(q_values, infoset_mask, infoset_player, only_player, tie_uniform, tie
 @numba.njit(cache=True)
 def belief_best_response(
     player, infoset, action, first_child, num_children, depth_offsets, chance_prob, utilities,
-    probs, belief, infoset_mask, vstar, q_values, best_action,
+    probs, belief, infoset_mask, vstar, q_values, best_action, only_player=-1,
 ):
     """Every player's best response below every infoset, chosen under the beliefs.
 
     ``vstar[n, q]`` is q's payoff from n when q best-responds below n (others play ``probs``),
     choosing at each own infoset the action with the highest belief-weighted value;
     ``q_values[I, a]`` is that belief-weighted value of a at I. Ties go to the first action.
+    With ``only_player >= 0`` only that player's best response is computed.
     """
     n, num_players = utilities.shape
     num_actions = infoset_mask.shape[1]
+    for i in range(q_values.shape[0]):
+        for a in range(num_actions):
+            q_values[i, a] = 0.0
     for d in range(depth_offsets.shape[0] - 2, -1, -1):
         lo = depth_offsets[d]
         hi = depth_offsets[d + 1]
-        for node in range(lo, hi):
-            p = player[node]
-            if p >= 0:
-                for a in range(num_actions):
-                    q_values[infoset[node], a] = 0.0
         for node in range(lo, hi):
             p = player[node]
             if p == TERMINAL:
@@ -195,6 +201,8 @@ def belief_best_response(
             c0 = first_child[node]
             c1 = c0 + num_children[node]
             for q in range(num_players):
+                if only_player >= 0 and q != only_player:
+                    continue
                 if q == p:
                     iset = infoset[node]
                     b = belief[node]
@@ -208,7 +216,7 @@ def belief_best_response(
                 vstar[node, q] = total
         for node in range(lo, hi):
             p = player[node]
-            if p < 0:
+            if p < 0 or (only_player >= 0 and p != only_player):
                 continue
             iset = infoset[node]
             best = -1
