@@ -1,0 +1,251 @@
+"""Neural fictitious self-play: NFSP, NFSP-PER and NFSP-PLT; DQN or adaptive-UCT best response.
+
+NFSP (Heinrich & Silver 2016) gives every seat two networks: a DQN that learns a best response
+to the others from replayed transitions, and an average-policy network fitted by cross-entropy
+to the seat's own best-response actions kept in a reservoir. In each hand a seat plays its best
+response with probability eta, else its average policy; the average policies approach a Nash
+equilibrium in two-player zero-sum games. Li et al. 2023 replace the uniform replay by a
+prioritized one (NFSP-PER), repeat gradient steps on valuable batches (NFSP-PLT) and optionally
+choose best-response actions with an adaptive UCT search. See ``nfsp_config`` for every
+hyperparameter and its source.
+
+The agent learns from the batched env (``pokerzoo.envs.VectorPokerEnv``) only; one
+``iterate`` unit is one finished hand (episode). Because hands run ``num_envs`` at a time,
+``iterate(n)`` may finish up to ``num_envs - 1`` hands more than asked; ``iteration`` counts
+them all.
+
+>>> from pokerzoo import load_game
+>>> agent = NFSP(load_game("kuhn_poker"), seed=0, num_envs=64)
+>>> agent.iterate(1000)
+>>> agent.average_policy().probs.shape
+(12, 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.agents.nfsp_config import PRESETS, NFSPConfig
+from pokerzoo.agents.nfsp_learner import PlayerLearner
+from pokerzoo.agents.nfsp_selfplay import SelfPlay
+from pokerzoo.agents.registry import AgentSpec, register_agent
+from pokerzoo.envs.vector import VectorPokerEnv
+from pokerzoo.games.base import Game, State
+from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+class NFSP(Agent):
+    """NFSP for any number of players (``config`` or keyword overrides of ``NFSPConfig``).
+
+    Args:
+        game: the game to play (any pokerzoo game).
+        config: hyperparameters; keyword ``overrides`` replace fields.
+        seed: seeds networks, buffers, the env and every random choice.
+        tree: a compiled tree of ``game`` for ``average_policy()`` (built on first use).
+    """
+
+    name: ClassVar[str] = "nfsp"
+
+    def __init__(
+        self,
+        game: Game,
+        config: NFSPConfig | None = None,
+        seed: int = 0,
+        tree: GameTree | None = None,
+        **overrides: Any,
+    ) -> None:
+        base = config if config is not None else NFSPConfig()
+        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.game = game
+        self.seed = seed
+        self.num_players = game.num_players
+        self.obs_size = int(np.prod(game.information_state_shape))
+        self.num_actions = game.num_distinct_actions
+        seeds = np.random.SeedSequence(seed).spawn(self.num_players + 1)
+        self.rng = np.random.default_rng(seeds[-1])
+        self.learners = [
+            PlayerLearner(self.obs_size, self.num_actions, self.config,
+                          int(s.generate_state(1)[0]))
+            for s in seeds[:-1]
+        ]
+        # The UCT best response searches from the hands' ``State`` objects.
+        backend = "state" if self.config.best_response == "uct" else "auto"
+        self.env = VectorPokerEnv(game, self.config.num_envs, backend=backend)
+        self.selfplay = SelfPlay(self.env, self.learners, self.config.eta, self.rng)
+        self._tree = tree
+        self._infoset_obs: np.ndarray | None = None
+        self._iteration = 0
+        self._started = False
+        if self.config.best_response == "uct":
+            from pokerzoo.agents.nfsp_uct import UCTBestResponse
+
+            self.selfplay.best_response = UCTBestResponse(self)
+
+    # Learning ----------------------------------------------------------------------------------
+
+    @property
+    def epsilon(self) -> float:
+        """Exploration of the best response: 0.06 decaying as 1/sqrt(episodes) ([HS])."""
+        cfg = self.config
+        return cfg.epsilon_start / np.sqrt(1.0 + self._iteration / cfg.epsilon_timescale)
+
+    def iterate(self, n: int = 1) -> None:
+        """Play at least ``n`` hands (``num_envs`` at a time), learning as it goes."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        if n == 0:
+            return
+        if not self._started:
+            self.selfplay.restart(int(self.rng.integers(2**31)))
+            self._started = True
+        target = self._iteration + n
+        with _threads(1):
+            while self._iteration < target:
+                self._iteration += self.selfplay.step(self.epsilon)
+
+    # Policies ----------------------------------------------------------------------------------
+
+    def average_probs(self, player: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The average policy of ``player`` on a batch of observations, ``[n, num_actions]``."""
+        return self.learners[player].average_probs(
+            np.asarray(obs, dtype=np.float32).reshape(-1, self.obs_size),
+            np.asarray(mask).reshape(-1, self.num_actions),
+        )
+
+    @property
+    def tree(self) -> GameTree:
+        """The game's compiled tree (built on first use; hold'em does not fit)."""
+        if self._tree is None:
+            self._tree = build(self.game)
+        return self._tree
+
+    def average_policy(self) -> TabularPolicy:
+        """The average policy at every information set of the tree, batched per player."""
+        tree = self.tree
+        if self._infoset_obs is None:
+            self._infoset_obs = np.stack([
+                tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
+                for i in range(tree.num_infosets)
+            ]).astype(np.float32)
+        probs = np.zeros(tree.infoset_mask.shape, dtype=np.float64)
+        mask = tree.infoset_mask.astype(np.int8)
+        for p in range(self.num_players):
+            rows = np.flatnonzero(tree.infoset_player == p)
+            if len(rows):
+                probs[rows] = self.average_probs(p, self._infoset_obs[rows], mask[rows])
+        return TabularPolicy.from_tree(tree, probs)
+
+    def policy(self) -> NetworkPolicy:
+        """The average policy as a state policy (works on games whose tree does not fit)."""
+        return NetworkPolicy(self)
+
+    def action_probabilities(
+        self, observation: Any, info: Mapping[str, Any] | None = None
+    ) -> np.ndarray:
+        """The average policy at an env turn (seat from ``info`` or the observation's one-hot)."""
+        obs = np.asarray(observation["observation"], dtype=np.float32)
+        mask = np.asarray(observation["action_mask"], dtype=np.int8)
+        player = _seat(self.game, obs, info)
+        return self.average_probs(player, obs, mask)[0].astype(np.float64)
+
+    # Checkpoints -------------------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Networks, optimisers, buffers, counters and RNG states.
+
+        Taking a checkpoint ends the hands in flight (the next ``iterate`` deals fresh ones,
+        seeded from the saved generator), so a run resumed from it continues exactly as the
+        uninterrupted run does.
+        """
+        self._started = False
+        return {
+            "config": dataclasses.asdict(self.config),
+            "game": {"name": self.game.name, "params": self.game.params()},
+            "iteration": self._iteration,
+            "rng": self.rng.bit_generator.state,
+            "learners": [learner.state_dict() for learner in self.learners],
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned (learning resumes with freshly dealt hands)."""
+        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
+            raise ValueError(f"checkpoint is for {state['game']}, this agent plays {self.game!r}")
+        saved = NFSPConfig.from_params(**state["config"])
+        if saved != self.config:
+            raise ValueError(f"checkpoint config {saved} differs from this agent's {self.config}")
+        if len(state["learners"]) != self.num_players:
+            raise ValueError(f"checkpoint has {len(state['learners'])} seats, "
+                             f"the game has {self.num_players}")
+        for learner, learner_state in zip(self.learners, state["learners"]):
+            learner.load_state_dict(learner_state)
+        self.rng.bit_generator.state = state["rng"]
+        self._iteration = int(state["iteration"])
+        self._started = False
+
+
+class NetworkPolicy:
+    """An NFSP agent's average policy as a state policy: ``action_probabilities(state)``."""
+
+    def __init__(self, agent: NFSP) -> None:
+        self.agent = agent
+
+    def action_probabilities(self, state: State, player: int | None = None) -> dict[int, float]:
+        p = state.current_player() if player is None else player
+        obs = state.information_state_tensor(p)
+        row = self.agent.average_probs(p, obs, state.legal_actions_mask())[0]
+        return {a: float(row[a]) for a in state.legal_actions()}
+
+
+def _seat(game: Game, obs: np.ndarray, info: Mapping[str, Any] | None) -> int:
+    """The acting seat: ``info['player']`` / ``info['agent']`` ('player_k'), else the one-hot."""
+    if info:
+        if "player" in info:
+            return int(info["player"])
+        agent = info.get("agent")
+        if isinstance(agent, str) and agent.startswith("player_"):
+            return int(agent.removeprefix("player_"))
+    try:
+        seat = obs[..., game.information_state_layout.slice("player")]
+    except KeyError:
+        raise ValueError("pass info['player']: this game's observation has no seat field") from None
+    return int(np.argmax(seat))
+
+
+class _threads:
+    """Run a block with ``torch.set_num_threads(n)``: small MLPs lose time to thread sync."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.saved = 0
+
+    def __enter__(self) -> None:
+        self.saved = torch.get_num_threads()
+        torch.set_num_threads(self.n)
+
+    def __exit__(self, *exc: object) -> None:
+        torch.set_num_threads(self.saved)
+
+
+def _factory(preset: str) -> Any:
+    def factory(game: Game, seed: int = 0, **params: Any) -> NFSP:
+        config = NFSPConfig.from_params(**{**PRESETS[preset], **params})
+        agent = NFSP(game, config, seed=seed)
+        agent.name = preset
+        return agent
+
+    return factory
+
+
+for _preset, _description in [
+    ("nfsp", "NFSP: DQN best response, reservoir average policy (Heinrich & Silver 2016)"),
+    ("nfsp-per", "NFSP with prioritized replay for the best response (Li et al. 2023)"),
+    ("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
+]:
+    register_agent(AgentSpec(_preset, _factory(_preset), "episodes", _description, tabular=True))

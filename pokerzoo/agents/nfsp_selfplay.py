@@ -1,0 +1,164 @@
+"""Self-play over the batched env: pick NFSP actions for many hands, emit per-player transitions.
+
+``SelfPlay`` is a vectorised transition recorder: for every hand of a ``VectorPokerEnv`` and
+every seat it remembers the seat's last (observation, mask, action) and the reward collected
+since, and turns them into an RL transition when the seat acts again (``done=0``) or the hand
+ends (``done=1``, the seat's return). At the start of every hand each seat draws its policy
+for the whole hand: the best response with probability eta, else the average policy
+([HS] Alg. 1). Best-response decisions also go to the seat's SL reservoir.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pokerzoo.agents.nfsp_learner import PlayerLearner, greedy_actions
+
+BestResponseFn = Callable[[int, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""``fn(player, env_rows, obs, mask) -> actions``: an alternative best response (UCT)."""
+
+
+class SelfPlay:
+    """Drives ``env`` with the learners' mixed strategies and feeds them transitions.
+
+    Args:
+        env: a ``pokerzoo.envs.VectorPokerEnv`` (finished hands are re-dealt in ``step``).
+        learners: one ``PlayerLearner`` per seat.
+        eta: anticipatory parameter.
+        rng: the agent's generator (policy draws, exploration, sampling).
+    """
+
+    def __init__(
+        self,
+        env,
+        learners: Sequence[PlayerLearner],
+        eta: float,
+        rng: np.random.Generator,
+    ) -> None:
+        self.env = env
+        self.learners = list(learners)
+        self.eta = eta
+        self.rng = rng
+        self.best_response: BestResponseFn | None = None
+        n, p = env.num_envs, len(self.learners)
+        obs_size, num_actions = self.learners[0].obs_size, self.learners[0].num_actions
+        self.last_obs = np.zeros((n, p, obs_size), dtype=np.float32)
+        self.last_mask = np.zeros((n, p, num_actions), dtype=np.int8)
+        self.last_action = np.zeros((n, p), dtype=np.int64)
+        self.has_last = np.zeros((n, p), dtype=bool)
+        self.reward = np.zeros((n, p), dtype=np.float32)
+        self.best_mode = np.zeros((n, p), dtype=bool)
+        self.current: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._outbox: list[list[dict[str, np.ndarray]]] = [[] for _ in self.learners]
+
+    def restart(self, seed: int) -> None:
+        """Deal fresh hands (hands in flight are dropped without transitions)."""
+        self.current = self.env.reset(seed=seed)
+        self.has_last[:] = False
+        self.reward[:] = 0.0
+        self.best_mode = self.rng.random(self.best_mode.shape) < self.eta
+
+    def step(self, epsilon: float) -> int:
+        """Act in every hand once, store the transitions, return the number of hands finished."""
+        if self.current is None:
+            raise RuntimeError("call restart(seed) before step()")
+        obs, mask, player = self.current
+        actions = np.zeros(len(player), dtype=np.int64)
+        for p, learner in enumerate(self.learners):
+            rows = np.flatnonzero(player == p)
+            if len(rows):
+                self._emit_continuing(p, rows, obs, mask)
+                actions[rows] = self._act(p, learner, rows, obs[rows], mask[rows], epsilon)
+                self.last_obs[rows, p] = obs[rows]
+                self.last_mask[rows, p] = mask[rows]
+                self.last_action[rows, p] = actions[rows]
+                self.has_last[rows, p] = True
+        result = self.env.step(actions)
+        obs, mask, player, done = result.obs, result.mask, result.player, result.done
+        self.reward += result.rewards
+        finished = np.flatnonzero(done)
+        if len(finished):
+            self._emit_terminal(finished)
+        self.current = (obs, mask, player)
+        for learner, outbox in zip(self.learners, self._outbox):
+            # One add per seat and step: the buffers' per-call cost dominates small adds.
+            if outbox:
+                learner.store_transitions(_concat(outbox))
+                outbox.clear()
+            learner.learn()
+        return len(finished)
+
+    # Internals -------------------------------------------------------------------------------
+
+    def _act(
+        self,
+        p: int,
+        learner: PlayerLearner,
+        rows: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        epsilon: float,
+    ) -> np.ndarray:
+        actions = np.empty(len(rows), dtype=np.int64)
+        best = self.best_mode[rows, p]
+        avg = ~best
+        if avg.any():
+            actions[avg] = sample_rows(learner.average_probs(obs[avg], mask[avg]), self.rng)
+        if best.any():
+            b_obs, b_mask = obs[best], mask[best]
+            if self.best_response is not None:
+                chosen = self.best_response(p, rows[best], b_obs, b_mask)
+            else:
+                chosen = greedy_actions(learner.q_values(b_obs), b_mask)
+                explore = self.rng.random(len(chosen)) < epsilon
+                if explore.any():
+                    chosen[explore] = sample_rows(b_mask[explore].astype(np.float64), self.rng)
+            actions[best] = chosen
+            learner.store_best_response(b_obs, b_mask, chosen)
+        return actions
+
+    def _emit_continuing(self, p: int, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        rows = rows[self.has_last[rows, p]]
+        if len(rows):
+            self._outbox[p].append({
+                "obs": self.last_obs[rows, p],
+                "mask": self.last_mask[rows, p],
+                "action": self.last_action[rows, p],
+                "reward": self.reward[rows, p],
+                "next_obs": obs[rows],
+                "next_mask": mask[rows],
+                "done": np.zeros(len(rows), dtype=np.float32),
+            })
+            self.reward[rows, p] = 0.0
+
+    def _emit_terminal(self, finished: np.ndarray) -> None:
+        for p in range(len(self.learners)):
+            rows = finished[self.has_last[finished, p]]
+            if len(rows):
+                self._outbox[p].append({
+                    "obs": self.last_obs[rows, p],
+                    "mask": self.last_mask[rows, p],
+                    "action": self.last_action[rows, p],
+                    "reward": self.reward[rows, p],
+                    "next_obs": np.zeros_like(self.last_obs[rows, p]),
+                    "next_mask": np.zeros_like(self.last_mask[rows, p]),
+                    "done": np.ones(len(rows), dtype=np.float32),
+                })
+        self.has_last[finished] = False
+        self.reward[finished] = 0.0
+        self.best_mode[finished] = self.rng.random((len(finished), len(self.learners))) < self.eta
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    if len(parts) == 1:
+        return parts[0]
+    return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+
+
+def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One draw per row of an ``[n, k]`` matrix of non-negative weights (rows need not sum to 1)."""
+    cum = np.cumsum(probs, axis=1)
+    u = rng.random(len(probs)) * cum[:, -1]
+    return np.minimum((cum <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
