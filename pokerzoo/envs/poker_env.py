@@ -127,6 +127,7 @@ class PokerEnv(AECEnv, EzPickle):
         self._to_act = -1  # seat whose mask is live; -1 once the hand is over
         self._mask = np.zeros(self._num_actions, dtype=np.int8)
         self._zero_mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
         self._rng: np.random.Generator | None = None
         self.illegal_actions = 0
         """Number of hands ended by an illegal action since the env was created."""
@@ -204,18 +205,19 @@ class PokerEnv(AECEnv, EzPickle):
                 f"action {action!r} of {agent} is outside the action space "
                 f"Discrete({self._num_actions})"
             )
+        legal = a in self._legal
+        if not legal and self.illegal_action == "raise":
+            raise IllegalActionError(a, self._legal, f"{self.game.name} ({agent} to act)")
         rewards = self.rewards
         for ag in rewards:
             rewards[ag] = 0.0
         self._cumulative_rewards[agent] = 0.0
-        if a not in self._legal:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(a, self._legal, f"{self.game.name} ({agent} to act)")
+        if not legal:
             self.illegal_actions += 1
             rewards[agent] = self.illegal_reward
             self._end(state, agent, illegal=True)
             return
-        state.apply_action(a)
+        _apply_checked(state, a)
         self._advance_chance(state)
         player = state.current_player()
         if player == TERMINAL:
@@ -272,14 +274,18 @@ class PokerEnv(AECEnv, EzPickle):
 
     def _advance_chance(self, state: State) -> None:
         while state.current_player() == CHANCE:
-            state.apply_action(self._sample_chance(state))
+            _apply_checked(state, self._sample_chance(state))
 
     def _set_turn(self, state: State, player: int) -> None:
         legal = state.legal_actions()
         self._legal = legal
         self._to_act = player
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        mask[legal] = 1
+        key = tuple(legal)
+        mask = self._mask_cache.get(key)
+        if mask is None:  # few distinct legal sets: build each mask once (observe copies it)
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+            mask[legal] = 1
+            self._mask_cache[key] = mask
         self._mask = mask
         infos = self.infos
         for i, ag in enumerate(self.possible_agents):
@@ -318,6 +324,18 @@ class PokerEnv(AECEnv, EzPickle):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+_BASE_APPLY = State.apply_action
+
+
+def _apply_checked(state: State, action: int) -> None:
+    """Apply an action the env has already checked against ``legal_actions()``: skip the base
+    class's second check unless the game overrides ``apply_action`` (it may do more there)."""
+    if type(state).apply_action is _BASE_APPLY:
+        state._apply(action)
+    else:
+        state.apply_action(action)
 
 
 def tensor_bounds(game: Game) -> tuple[float, float]:

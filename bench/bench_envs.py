@@ -1,0 +1,150 @@
+"""Random-play decision steps per second: pokerzoo's envs next to PettingZoo's and rlcard's.
+
+One run prints a table (all measured in the same process, one after another):
+
+* our AEC ``leduc_holdem_v0`` and ``no_limit_holdem_v0`` through the full AEC API
+  (``agent_iter``/``last``/``step``, masks and infos included);
+* PettingZoo's ``leduc_holdem_v4`` and ``texas_holdem_no_limit_v6`` (rlcard-backed) through the
+  same loop;
+* raw rlcard ``leduc-holdem`` and ``no-limit-holdem`` (``step`` on legal actions);
+* ``VectorPokerEnv`` on Leduc (decisions across all hands per second).
+
+Every player picks uniformly among the legal actions with a seeded ``numpy`` Generator; only
+decisions are counted (not the ``None`` steps of finished agents). Rates are given per second
+of wall time and per second of this process's CPU time (the latter stays meaningful on a
+machine shared with other jobs; targets are checked against it). Targets: AEC Leduc >= 30,000,
+AEC no-limit >= 15,000, batched Leduc >= 500,000 decisions/s.
+
+Usage: ``python bench/bench_envs.py [--seconds 3] [--num-envs 4096]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+class Clock:
+    """Wall and CPU time of this process since construction (CPU time shows the speed the code
+    would have on an idle core when other jobs share the machine)."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.wall
+
+    def rates(self, count: float) -> tuple[float, float]:
+        return count / self.elapsed(), count / (time.process_time() - self.cpu)
+
+
+def aec_rate(make_env: Callable[[], object], seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Decisions/s of random legal play through the AEC loop."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    decisions = 0
+    clock = Clock()
+    while clock.elapsed() < seconds:
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            decisions += 1
+    return clock.rates(decisions)
+
+
+def rlcard_rate(name: str, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Decisions/s of random legal play on a raw rlcard env."""
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    clock = Clock()
+    while clock.elapsed() < seconds:
+        state, player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            action = legal[int(rng.random() * len(legal))]
+            state, player = env.step(action)
+            decisions += 1
+    return clock.rates(decisions)
+
+
+def vector_rate(game: str, num_envs: int, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Decisions/s (summed over hands) of random legal play in ``VectorPokerEnv``."""
+    from pokerzoo.envs import VectorPokerEnv
+
+    venv = VectorPokerEnv(game, num_envs=num_envs, seed=seed)
+    _, mask, _ = venv.reset()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    clock = Clock()
+    while clock.elapsed() < seconds:
+        mask = venv.step((rng.random(mask.shape) * mask).argmax(axis=1)).mask
+        steps += 1
+    return clock.rates(steps * num_envs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--num-envs", type=int, default=4096, help="hands in the batched env")
+    args = parser.parse_args()
+
+    from pokerzoo.envs import leduc_holdem_v0, no_limit_holdem_v0
+
+    s = args.seconds
+    load = os.getloadavg()[0]
+    nan = (float("nan"), float("nan"))
+    try:  # PettingZoo's poker envs need rlcard and pygame (pettingzoo[classic])
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_no_limit_v6
+
+        pz_leduc = aec_rate(leduc_holdem_v4.env, s)
+        pz_nolimit = aec_rate(texas_holdem_no_limit_v6.env, s)
+    except ImportError as exc:
+        print(f"PettingZoo classic envs unavailable ({exc}); install pettingzoo[classic]")
+        pz_leduc = pz_nolimit = nan
+    try:
+        rl_leduc, rl_nolimit = rlcard_rate("leduc-holdem", s), rlcard_rate("no-limit-holdem", s)
+    except ImportError:
+        rl_leduc = rl_nolimit = nan
+    rows = [
+        ("pokerzoo AEC leduc_holdem_v0", aec_rate(leduc_holdem_v0.env, s), 30_000, pz_leduc),
+        (
+            "pokerzoo AEC no_limit_holdem_v0",
+            aec_rate(no_limit_holdem_v0.env, s),
+            15_000,
+            pz_nolimit,
+        ),
+        ("PettingZoo leduc_holdem_v4", pz_leduc, None, pz_leduc),
+        ("PettingZoo texas_holdem_no_limit_v6", pz_nolimit, None, pz_nolimit),
+        ("rlcard leduc-holdem (raw)", rl_leduc, None, pz_leduc),
+        ("rlcard no-limit-holdem (raw)", rl_nolimit, None, pz_nolimit),
+        (
+            f"pokerzoo VectorPokerEnv leduc x{args.num_envs}",
+            vector_rate("leduc_holdem", args.num_envs, s),
+            500_000,
+            pz_leduc,
+        ),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"load average before the run: {load:.1f} on {os.cpu_count()} cores")
+    head = f"{'env':<{width}}  {'wall dec/s':>11}  {'CPU dec/s':>11}  {'vs PZ (CPU)':>11}  target"
+    print(head)
+    for name, (wall, cpu), target, base in rows:
+        goal = "" if target is None else f"{target:,}" + (" ok" if cpu >= target else " MISS")
+        print(f"{name:<{width}}  {wall:>11,.0f}  {cpu:>11,.0f}  {cpu / base[1]:>10.1f}x  {goal}")
+
+
+if __name__ == "__main__":
+    main()
