@@ -107,3 +107,22 @@ def test_forced_call_in_leduc():
     policy = TabularPolicy.uniform(tree)
     text = report(tree, {"uniform": policy}, {k: RAISE for k in forced})
     assert "uniform" in text and "forced" in text
+
+
+def test_bayes_beliefs_carry_an_unreached_sets_belief_down():
+    tree = build(load_game("leduc_holdem"))
+    rng = np.random.default_rng(0)
+    probs = np.where(tree.infoset_mask, rng.random(tree.infoset_mask.shape) + 0.1, 0.0)
+    probs /= probs.sum(axis=1, keepdims=True)
+    first = [i for i in force_first_action(tree, CALL)]
+    probs[first] = 0.0
+    probs[first, CALL] = 1.0  # player 0 never raises first: player 1 never faces that raise
+    bayes, uniform = node_beliefs(tree, probs, "bayes"), node_beliefs(tree, probs, "uniform")
+    decision = tree.player >= 0
+    for belief in (bayes, uniform):
+        sums = np.bincount(tree.infoset[decision], weights=belief[decision])
+        np.testing.assert_allclose(sums, 1.0)
+    # Below the unreached sets, player 0's later (card-dependent) play informs "bayes" only.
+    differs = decision & ~np.isclose(bayes, uniform)
+    assert differs.any()
+    assert np.all(tree.player[differs] == 1)
