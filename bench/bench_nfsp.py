@@ -28,13 +28,13 @@ from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import nash_conv
 
 # Our settings for a minutes-long run (the paper's SGD schedule is tuned for millions of hands):
-# Adam, updates every 32 transitions per seat on batches of 256. Pass --params '{}' for the
+# Adam, one update per 64 transitions of a seat on batches of 256. Pass --params '{}' for the
 # paper's defaults.
 BENCH_PARAMS = {
     "optimizer": "adam",
     "rl_learning_rate": 0.01,
     "sl_learning_rate": 0.01,
-    "learn_every": 32,
+    "learn_every": 64,
     "batch_size": 256,
     "num_envs": 256,
 }

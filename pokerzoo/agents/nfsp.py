@@ -40,6 +40,9 @@ from pokerzoo.games.base import Game, State
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
+TABULAR_MAX_NODES = 2_000_000
+"""Largest tree ``average_policy`` compiles (Leduc has about 10^4 histories, hold'em far more)."""
+
 
 class NFSP(Agent):
     """NFSP for any number of players (``config`` or keyword overrides of ``NFSPConfig``).
@@ -78,8 +81,14 @@ class NFSP(Agent):
         # The UCT best response searches from the hands' ``State`` objects.
         backend = "state" if self.config.best_response == "uct" else "auto"
         self.env = VectorPokerEnv(game, self.config.num_envs, backend=backend)
-        self.selfplay = SelfPlay(self.env, self.learners, self.config.eta, self.rng)
+        self.reward_scale = self.config.reward_scale
+        if self.reward_scale is None:
+            big_blind = getattr(game.config, "big_blind", None)
+            self.reward_scale = 1.0 / big_blind if big_blind else 1.0
+        self.selfplay = SelfPlay(self.env, self.learners, self.config.eta, self.rng,
+                                 self.reward_scale)
         self._tree = tree
+        self._too_big = False
         self._infoset_obs: np.ndarray | None = None
         self._iteration = 0
         self._started = False
@@ -121,14 +130,28 @@ class NFSP(Agent):
 
     @property
     def tree(self) -> GameTree:
-        """The game's compiled tree (built on first use; hold'em does not fit)."""
+        """The game's compiled tree (built on first use).
+
+        Raises:
+            ValueError: if the game has more than ``TABULAR_MAX_NODES`` histories (hold'em).
+        """
         if self._tree is None:
-            self._tree = build(self.game)
+            if self._too_big:
+                raise ValueError(f"{self.game!r} does not fit in a compiled tree")
+            try:
+                self._tree = build(self.game, max_nodes=TABULAR_MAX_NODES)
+            except ValueError:
+                self._too_big = True
+                raise
         return self._tree
 
-    def average_policy(self) -> TabularPolicy:
-        """The average policy at every information set of the tree, batched per player."""
-        tree = self.tree
+    def average_policy(self) -> TabularPolicy | NetworkPolicy:
+        """The average policy: a ``TabularPolicy`` over the tree's information sets (one batched
+        network call per player) where the tree fits, else the state policy of ``policy()``."""
+        try:
+            tree = self.tree
+        except ValueError:
+            return self.policy()
         if self._infoset_obs is None:
             self._infoset_obs = np.stack([
                 tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))

@@ -58,6 +58,9 @@ class NFSPConfig:
     with t the episodes played (the timescale is ours; [HS] does not give one)."""
     min_buffer_size: int = 1_000
     """Transitions in a buffer before it is learned from; [OS] (1,000)."""
+    reward_scale: float | None = None
+    """Rewards are multiplied by this before learning; ``None``: 1 / big blind for games with
+    blinds (hold'em: chips to big blinds, ours, so that Q targets stay O(1..100)), else 1."""
     loss: str = "mse"
     """Q loss: squared TD error as in [P] Eq. (9), or "huber"."""
     max_grad_norm: float | None = None

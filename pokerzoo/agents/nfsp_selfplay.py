@@ -28,6 +28,7 @@ class SelfPlay:
         learners: one ``PlayerLearner`` per seat.
         eta: anticipatory parameter.
         rng: the agent's generator (policy draws, exploration, sampling).
+        reward_scale: multiplies the env's rewards (chips) before they are stored.
     """
 
     def __init__(
@@ -36,8 +37,10 @@ class SelfPlay:
         learners: Sequence[PlayerLearner],
         eta: float,
         rng: np.random.Generator,
+        reward_scale: float = 1.0,
     ) -> None:
         self.env = env
+        self.reward_scale = reward_scale
         self.learners = list(learners)
         self.eta = eta
         self.rng = rng
@@ -77,7 +80,7 @@ class SelfPlay:
                 self.has_last[rows, p] = True
         result = self.env.step(actions)
         obs, mask, player, done = result.obs, result.mask, result.player, result.done
-        self.reward += result.rewards
+        self.reward += result.rewards * self.reward_scale
         finished = np.flatnonzero(done)
         if len(finished):
             self._emit_terminal(finished)

@@ -64,12 +64,17 @@ def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor
     return torch.log_softmax(masked_logits(logits, mask), dim=-1)
 
 
+def _minus_inf_outside(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    # -inf, not ILLEGAL_LOGIT: values (e.g. diverging Q-values) may lie below any finite bound.
+    return torch.where(mask > 0, values, torch.full_like(values, -torch.inf))
+
+
 def masked_max(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Row maxima over legal actions; 0 for rows without any legal action (terminal rows)."""
-    best = masked_logits(values, mask).max(dim=-1).values
+    best = _minus_inf_outside(values, mask).max(dim=-1).values
     return torch.where(mask.sum(dim=-1) > 0, best, torch.zeros_like(best))
 
 
 def masked_argmax(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Row argmax over legal actions (first legal index on ties)."""
-    return masked_logits(values, mask).argmax(dim=-1)
+    return _minus_inf_outside(values, mask).argmax(dim=-1)

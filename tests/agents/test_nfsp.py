@@ -17,7 +17,9 @@ from pokerzoo.agents.nfsp_learner import PlayerLearner
 from pokerzoo.agents.nfsp_selfplay import sample_rows
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import expected_values, exploitability, tabularize
+from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import ConfigError
+from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.tree import build
 
 KUHN = load_game("kuhn_poker")
@@ -186,6 +188,18 @@ def test_three_player_kuhn_learns_every_seat():
     assert all(lrn.rl_updates > 0 and lrn.sl_updates > 0 for lrn in agent.learners)
     probs = agent.average_policy().probs
     np.testing.assert_allclose(probs.sum(axis=1), 1.0)
+
+
+def test_three_player_no_limit_holdem_trains_and_plays():
+    game = load_game("no_limit_holdem", num_players=3)
+    agent = NFSP(game, seed=0, num_envs=16, min_buffer_size=64, batch_size=32, learn_every=8,
+                 optimizer="adam", rl_learning_rate=1e-3, sl_learning_rate=1e-3, loss="huber")
+    assert agent.reward_scale == 1 / game.config.big_blind  # chips -> big blinds
+    agent.iterate(150)
+    assert all(lrn.rl_updates > 0 for lrn in agent.learners)
+    match = head_to_head(game, [agent.policy(), UniformRandomPolicy(), UniformRandomPolicy()],
+                         5, seed=0)
+    assert match.num_hands == 15 and np.isfinite(match.mean_chips).all()
 
 
 # Convergence and play ---------------------------------------------------------------------
