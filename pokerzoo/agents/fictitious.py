@@ -152,7 +152,7 @@ class FictitiousPlaySolver(Agent):
             t.parent, t.player, t.infoset, t.action, t.infoset_node, t.infoset_player,
             t.num_players,
         )
-        self._work = work_arrays(t.num_nodes, t.num_players, *mask.shape)
+        self._work = work_arrays(t.utilities, *mask.shape)
         self._iteration = 0
 
     def iterate(self, n: int = 1) -> None:

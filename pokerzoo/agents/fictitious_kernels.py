@@ -77,7 +77,8 @@ def run_iterations(
                 )
             else:
                 K.policy_values(
-                    parent, player, infoset, action, chance_prob, utilities, probs, values, p
+                    player, infoset, action, first_child, num_children, chance_prob, utilities,
+                    probs, values, p,
                 )
                 K.belief_action_values(
                     player, infoset, action, first_child, num_children, values, belief,
@@ -90,14 +91,15 @@ def run_iterations(
             )
 
 
-def work_arrays(num_nodes: int, num_players: int, num_infosets: int, num_actions: int) -> tuple:
-    """Scratch arrays for ``run_iterations``: rho, belief, sums, values, q_values, best_action,
-    x_pi, x_best."""
+def work_arrays(utilities: np.ndarray, num_infosets: int, num_actions: int) -> tuple:
+    """Scratch arrays for ``run_iterations``: rho, belief, sums, values (terminal rows preset
+    to the utilities), q_values, best_action, x_pi, x_best."""
+    num_nodes, num_players = utilities.shape
     return (
         np.zeros((num_nodes, num_players)),
         np.zeros(num_nodes),
         np.zeros(num_infosets),
-        np.zeros((num_nodes, num_players)),
+        utilities.copy(),
         np.zeros((num_infosets, num_actions)),
         np.zeros(num_infosets, dtype=np.int64),
         np.zeros(num_infosets),

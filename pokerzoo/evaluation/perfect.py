@@ -97,13 +97,13 @@ def total_exploitability(
     """
     probs = policy_array(tree, policy)
     belief = _belief_arrays(tree, probs, beliefs)
-    n, num_players = tree.num_nodes, tree.num_players
-    values = np.zeros((n, num_players))
+    num_players = tree.num_players
+    values = tree.utilities.copy()  # terminal rows stay; the kernels fill the others
     K.policy_values(
-        tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob, tree.utilities,
-        probs, values,
+        tree.player, tree.infoset, tree.action, tree.first_child, tree.num_children,
+        tree.chance_prob, tree.utilities, probs, values,
     )
-    vstar = np.zeros((n, num_players))
+    vstar = tree.utilities.copy()
     q_values = np.zeros(tree.infoset_mask.shape)
     K.belief_best_response(
         tree.player, tree.infoset, tree.action, tree.first_child, tree.num_children,

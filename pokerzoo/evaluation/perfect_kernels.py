@@ -105,22 +105,29 @@ def beliefs(
 
 @numba.njit(cache=True)
 def policy_values(
-    parent, player, infoset, action, chance_prob, utilities, probs, values, only_player=-1,
+    player, infoset, action, first_child, num_children, chance_prob, utilities, probs, values,
+    only_player=-1,
 ):
     """``values[n, q]``: player q's expected payoff from n when everyone plays ``probs``
-    (only column ``only_player`` when it is >= 0)."""
+    (only column ``only_player`` when it is >= 0).
+
+    Terminal rows of ``values`` must already hold the utilities (they are never written), so
+    the sweep gathers from children without touching the 60% of rows that are terminals.
+    """
     n, num_players = utilities.shape
     q0 = 0 if only_player < 0 else only_player
     q1 = num_players if only_player < 0 else only_player + 1
-    for node in range(n):
+    for node in range(n - 1, -1, -1):
+        p = player[node]
+        if p == TERMINAL:
+            continue
+        c0 = first_child[node]
         for q in range(q0, q1):
-            values[node, q] = utilities[node, q] if player[node] == TERMINAL else 0.0
-    for node in range(n - 1, 0, -1):
-        par = parent[node]
-        owner = player[par]
-        w = chance_prob[node] if owner == CHANCE else probs[infoset[par], action[node]]
-        for q in range(q0, q1):
-            values[par, q] += w * values[node, q]
+            values[node, q] = 0.0
+        for c in range(c0, c0 + num_children[node]):
+            w = chance_prob[c] if p == CHANCE else probs[infoset[node], action[c]]
+            for q in range(q0, q1):
+                values[node, q] += w * values[c, q]
 
 
 @numba.njit(cache=True)
@@ -182,7 +189,8 @@ def belief_best_response(
     ``vstar[n, q]`` is q's payoff from n when q best-responds below n (others play ``probs``),
     choosing at each own infoset the action with the highest belief-weighted value;
     ``q_values[I, a]`` is that belief-weighted value of a at I. Ties go to the first action.
-    With ``only_player >= 0`` only that player's best response is computed.
+    With ``only_player >= 0`` only that player's best response is computed. Terminal rows of
+    ``vstar`` must already hold the utilities (they are never written).
     """
     n, num_players = utilities.shape
     num_actions = infoset_mask.shape[1]
@@ -195,9 +203,9 @@ def belief_best_response(
         for node in range(lo, hi):
             p = player[node]
             if p == TERMINAL:
-                for q in range(num_players):
-                    vstar[node, q] = utilities[node, q]
                 continue
+            if p >= 0:
+                best_action[infoset[node]] = -1
             c0 = first_child[node]
             c1 = c0 + num_children[node]
             for q in range(num_players):
@@ -219,11 +227,14 @@ def belief_best_response(
             if p < 0 or (only_player >= 0 and p != only_player):
                 continue
             iset = infoset[node]
-            best = -1
-            for a in range(num_actions):
-                if infoset_mask[iset, a] and (best < 0 or q_values[iset, a] > q_values[iset, best]):
-                    best = a
-            best_action[iset] = best
+            best = best_action[iset]
+            if best < 0:  # once per infoset, not per history
+                for a in range(num_actions):
+                    if infoset_mask[iset, a] and (
+                        best < 0 or q_values[iset, a] > q_values[iset, best]
+                    ):
+                        best = a
+                best_action[iset] = best
             for c in range(first_child[node], first_child[node] + num_children[node]):
                 if action[c] == best:
                     vstar[node, p] = vstar[c, p]
