@@ -62,3 +62,19 @@ def test_pickle_and_deepcopy(name: str) -> None:
     assert restored.game == env.game and restored.illegal_action == "penalize"
     restored.reset(seed=5)
     assert restored.agent_selection == "player_0"
+
+
+def test_registries() -> None:
+    import gymnasium
+    import pettingzoo
+
+    from pokerzoo.envs.registration import GYM_IDS, register_all
+
+    register_all()
+    register_all()  # idempotent: no "overriding" warnings, same specs
+    env = pettingzoo.make("aec", "pokerzoo/leduc_holdem-v0", num_ranks=4)
+    env.reset(seed=0)
+    assert env.game.config.num_ranks == 4 and env.illegal_action == "penalize"
+    assert str(pettingzoo.make("aec", "pokerzoo/kuhn_poker_v0")) == "kuhn_poker_v0"
+    for gym_id, name in GYM_IDS.items():
+        assert gymnasium.spec(gym_id).kwargs == {"env": name}

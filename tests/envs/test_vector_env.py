@@ -97,8 +97,12 @@ def test_errors_are_clear() -> None:
         venv.step(np.full(4, 3))
     with pytest.raises(IllegalActionError, match="nothing applied"):
         venv.step(np.zeros(4, dtype=np.int64))  # fold is illegal when not facing a bet
+    class Subclassed(type(load_game("kuhn_poker"))):
+        """A subclass may change chance or rewards: it must not get the array backend."""
+
     with pytest.raises(ValueError, match="no array backend"):
-        VectorPokerEnv("no_limit_holdem", num_envs=2, backend="arrays")
+        VectorPokerEnv(Subclassed(), num_envs=2, backend="arrays")
+    assert VectorPokerEnv(Subclassed(), num_envs=2).backend == "state"
 
 
 def test_seeding_is_reproducible() -> None:

@@ -59,6 +59,7 @@ def test_seeded_episodes_repeat() -> None:
     assert play(4) != play(5)
 
 
+@pytest.mark.skipif("no_limit_holdem_v0" not in registered_envs(), reason="no hold'em yet")
 def test_hands_that_end_before_the_learner_acts_are_redealt() -> None:
     def always_fold(obs, info):
         return 0 if obs["action_mask"][0] else 1
