@@ -97,6 +97,7 @@ def test_errors_are_clear() -> None:
         venv.step(np.full(4, 3))
     with pytest.raises(IllegalActionError, match="nothing applied"):
         venv.step(np.zeros(4, dtype=np.int64))  # fold is illegal when not facing a bet
+
     class Subclassed(type(load_game("kuhn_poker"))):
         """A subclass may change chance or rewards: it must not get the array backend."""
 
