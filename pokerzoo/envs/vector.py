@@ -94,10 +94,19 @@ class VectorPokerEnv:
         self._mask: np.ndarray | None = None
         self._started = False
 
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Deal a new hand everywhere; returns ``(obs [N, D], mask [N, A], player [N])``."""
+    def reset(
+        self, seed: int | None = None, resample_environment: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Deal a new hand everywhere; returns ``(obs [N, D], mask [N, A], player [N])``.
+
+        ``resample_environment`` calls ``game.resample_environment(rng)`` first when the game
+        has it (a new hidden model for unknown-environment games), as ``PokerEnv.reset`` does.
+        """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        hook = getattr(self.game, "resample_environment", None)
+        if resample_environment and hook is not None:
+            hook(self._rng)
         self._b.reset_rows(np.arange(self.num_envs), self._rng)
         self._started = True
         return self._turn()
