@@ -76,13 +76,9 @@ def run_iterations(
                     best_action, p,
                 )
             else:
-                K.policy_values(
-                    player, infoset, action, first_child, num_children, chance_prob, utilities,
-                    probs, values, p,
-                )
-                K.belief_action_values(
-                    player, infoset, action, first_child, num_children, values, belief,
-                    q_values, p,
+                K.decision_values(
+                    player, infoset, action, first_child, num_children, chance_prob, probs,
+                    belief, values, q_values, p,
                 )
             K.choose(q_values, infoset_mask, infoset_player, p, tie_uniform, tie_tol, best)
             _step(

@@ -131,24 +131,45 @@ def policy_values(
 
 
 @numba.njit(cache=True)
-def belief_action_values(
-    player, infoset, action, first_child, num_children, values, belief, q_values, only_player,
+def decision_values(
+    player, infoset, action, first_child, num_children, chance_prob, probs, belief, values,
+    q_values, only_player,
 ):
-    """``q_values[I, a]``: belief-weighted value of a at I with ``values`` below (Eq. 10).
+    """``policy_values`` and each infoset's belief-weighted action values (Eq. 10) in one sweep.
 
-    Only ``only_player``'s infosets are filled when it is >= 0.
+    ``q_values[I, a]`` = sum over h in I of belief(h) * value of ``ha`` for its owner.
+
+    ``values`` terminal rows must hold the utilities; only column ``only_player`` (all when
+    < 0) of ``values`` and that player's rows of ``q_values`` are filled.
     """
+    num_players = values.shape[1]
+    q0 = 0 if only_player < 0 else only_player
+    q1 = num_players if only_player < 0 else only_player + 1
     for i in range(q_values.shape[0]):
         for a in range(q_values.shape[1]):
             q_values[i, a] = 0.0
-    for node in range(player.shape[0]):
+    for node in range(player.shape[0] - 1, -1, -1):
         p = player[node]
-        if p < 0 or (only_player >= 0 and p != only_player):
+        if p == TERMINAL:
+            continue
+        c0 = first_child[node]
+        c1 = c0 + num_children[node]
+        for q in range(q0, q1):
+            values[node, q] = 0.0
+        if p == CHANCE:
+            for c in range(c0, c1):
+                for q in range(q0, q1):
+                    values[node, q] += chance_prob[c] * values[c, q]
             continue
         iset = infoset[node]
-        b = belief[node]
-        for c in range(first_child[node], first_child[node] + num_children[node]):
-            q_values[iset, action[c]] += b * values[c, p]
+        for c in range(c0, c1):
+            w = probs[iset, action[c]]
+            for q in range(q0, q1):
+                values[node, q] += w * values[c, q]
+        if only_player < 0 or p == only_player:
+            b = belief[node]
+            for c in range(c0, c1):
+                q_values[iset, action[c]] += b * values[c, p]
 
 
 @numba.njit(cache=True)
