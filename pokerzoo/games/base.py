@@ -217,6 +217,22 @@ class State(ABC):
             raise IllegalActionError(action, legal, f"{self.game.name} at history {self.history()}")
         self._apply(int(action))
 
+    def sample_chance_outcome(self, rng: np.random.Generator) -> int:
+        """Draw a chance outcome with the probabilities of ``chance_outcomes()``.
+
+        Games with uniform deals override this with something cheaper; envs call it every deal.
+        """
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise ValueError(f"{self} is not a chance node")
+        u = rng.random()
+        acc = 0.0
+        for action, prob in outcomes:
+            acc += prob
+            if u < acc:
+                return action
+        return outcomes[-1][0]
+
     def child(self, action: int) -> State:
         """A copy of this state with ``action`` applied."""
         c = self.clone()

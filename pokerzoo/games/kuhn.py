@@ -82,6 +82,15 @@ class KuhnState(State):
         prob = 1.0 / len(remaining)
         return [(c, prob) for c in remaining]
 
+    def sample_chance_outcome(self, rng: np.random.Generator) -> int:
+        if self.current_player() != CHANCE:
+            raise ValueError(f"{self} is not a chance node")
+        k = int(rng.integers(self._n + 1 - len(self._cards)))
+        for card in sorted(self._cards):
+            if card <= k:
+                k += 1
+        return k
+
     def _apply(self, action: int) -> None:
         if len(self._cards) < self._n:
             self._cards.append(action)

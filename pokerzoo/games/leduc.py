@@ -181,6 +181,17 @@ class LeducState(State):
             return False
         return True
 
+    def sample_chance_outcome(self, rng: np.random.Generator) -> int:
+        if self._player != CHANCE:
+            raise ValueError(f"{self} is not a chance node")
+        dealt = self._dealt()
+        # Uniform over the cards left: draw a rank among them, then skip the dealt ones.
+        k = int(rng.integers(self._cfg.deck_size - len(dealt)))
+        for card in sorted(dealt):
+            if card <= k:
+                k += 1
+        return k
+
     def _dealt(self) -> list[int]:
         return self._cards + ([self._public] if self._public >= 0 else [])
 

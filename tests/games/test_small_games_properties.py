@@ -179,3 +179,20 @@ def test_information_state_tensor_layout_is_documented_from_its_declaration():
     assert views["private_card"].tolist() == [0, 0, 0, 1, 0, 0]
     assert views["private_rank"].tolist() == [0, 1, 0]
     assert views["player"].tolist() == [1, 0]
+
+
+@pytest.mark.parametrize(("name", "params"), [("kuhn_poker", {"num_players": 3}),
+                                              ("leduc_holdem", {})])
+def test_sampled_chance_outcomes_follow_chance_outcomes(name, params):
+    """The fast uniform deal draws every remaining card equally often."""
+    from scipy.stats import chisquare
+
+    game = load_game(name, **params)
+    rng = np.random.default_rng(7)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    draws = [state.sample_chance_outcome(rng) for _ in range(6000)]
+    assert set(draws) == set(outcomes)
+    counts = [draws.count(a) for a in outcomes]
+    assert chisquare(counts).pvalue > 1e-3
