@@ -172,9 +172,13 @@ class HoldemState(State):
                 acts.append(2)
             return acts
         all_in_to = self._bets[p] + stack
+        floor = mb + self._full_raise  # the minimum raise
+        pot_after_call = sum(self._contrib) + to_call
         prev = -1
-        for i in range(len(game.bet_fractions)):
-            amount = self._raise_target(p, 2 + i, to_call)
+        for i, frac in enumerate(game.bet_fractions):
+            amount = mb + int(frac * pot_after_call)
+            if amount < floor:
+                amount = floor
             if amount >= all_in_to:
                 break  # this size and the larger ones are all-in: the all-in action covers them
             if amount != prev:
@@ -198,14 +202,21 @@ class HoldemState(State):
     def apply_action(self, action: int) -> None:
         """Apply ``action``; raises ``IllegalActionError`` naming the legal actions otherwise."""
         p = self._cur
-        try:
-            a = int(action)
-            ok = a == action
-        except (TypeError, ValueError):
-            ok = False
+        if type(action) is int:  # the common case, checked without conversions
+            a, ok = action, True
+        else:
+            try:
+                a = int(action)
+                ok = a == action
+            except (TypeError, ValueError):
+                a, ok = -1, False
         if ok:
             if p == CHANCE:
-                ok = 0 <= a < 52 and not (self._used >> a) & 1
+                if 0 <= a < 52 and not (self._used >> a) & 1:
+                    self._history.append(a)
+                    self._deal(a)
+                    return
+                ok = False
             elif p == TERMINAL:
                 ok = False
             else:
@@ -216,7 +227,9 @@ class HoldemState(State):
             raise IllegalActionError(
                 action, self.legal_actions(), f"{self.game.name} at history {self._history}"
             )
-        self._apply(a)
+        self._history.append(a)
+        self._legal = None
+        self._bet(p, a)
 
     # ------------------------------------------------------------------ transitions
 
