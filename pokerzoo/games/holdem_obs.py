@@ -110,35 +110,26 @@ def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
     return t
 
 
-def action_string(state: HoldemState, entry: tuple[int, int, int, int, int, int]) -> str:
+def action_string(entry: tuple[int, int, int, int, int, int], facing_bet: bool) -> str:
     """Readable form of one logged betting action, e.g. ``"raise to 300"``."""
     _, _, action, put, _, bet_to = entry
     if action == 0:
         return "fold"
     if action == 1:
         return f"call {put}" if put else "check"
-    verb = "raise to" if _faced_bet(state, entry) else "bet"
-    return f"{verb} {bet_to}"
-
-
-def _faced_bet(state: HoldemState, entry: tuple[int, int, int, int, int, int]) -> bool:
-    rnd = entry[0]
-    if rnd == 0:
-        return True  # the big blind is the pre-flop bet
-    for e in state._log:
-        if e is entry:
-            return False
-        if e[0] == rnd and e[2] >= 2:
-            return True
-    return False
+    return f"{'raise to' if facing_bet else 'bet'} {bet_to}"
 
 
 def public_state(state: HoldemState) -> dict[str, Any]:
     """The public view with the keys of ``State.public_state`` plus hold'em extras."""
     rounds = state._round + 1
     betting: list[list[str]] = [[] for _ in range(rounds)]
+    opened = [True, False, False, False]  # pre-flop the big blind is the bet
     for entry in state._log:
-        betting[entry[0]].append(action_string(state, entry))
+        rnd = entry[0]
+        betting[rnd].append(action_string(entry, opened[rnd]))
+        if entry[2] >= 2:
+            opened[rnd] = True
     return {
         "pot": sum(state._contrib),
         "contributions": list(state._contrib),
