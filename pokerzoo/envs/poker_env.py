@@ -251,7 +251,8 @@ class PokerEnv(AECEnv, EzPickle):
         from pokerzoo.envs.rendering import render_text
 
         viewer = self._index[self.agent_selection] if self.agents else None
-        text = render_text(self.game, self.game_state, viewer, self.possible_agents)
+        paid = getattr(self, "_hand_rewards", None) if self.game_state.is_terminal() else None
+        text = render_text(self.game, self.game_state, viewer, self.possible_agents, paid)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -300,6 +301,9 @@ class PokerEnv(AECEnv, EzPickle):
         self._end(state, last_agent, illegal=False)
 
     def _end(self, state: State, last_agent: str, illegal: bool) -> None:
+        # What the hand paid, for render(): for unknown-environment games state.returns() is
+        # the hidden model's expectation and must not be shown.
+        self._hand_rewards = [self.rewards[ag] for ag in self.possible_agents]
         self._legal = []
         self._to_act = -1
         for i, ag in enumerate(self.possible_agents):

@@ -27,6 +27,8 @@ AEC_IDS = {
     "pokerzoo/leduc_holdem-v0": "pokerzoo.envs.leduc_holdem_v0:env",
     "pokerzoo/limit_holdem-v0": "pokerzoo.envs.limit_holdem_v0:env",
     "pokerzoo/no_limit_holdem-v0": "pokerzoo.envs.no_limit_holdem_v0:env",
+    "pokerzoo/unknown_kuhn_poker-v0": "pokerzoo.envs.unknown_kuhn_poker_v0:env",
+    "pokerzoo/unknown_leduc_holdem-v0": "pokerzoo.envs.unknown_leduc_holdem_v0:env",
 }
 """PettingZoo id -> entry point of the AEC env."""
 

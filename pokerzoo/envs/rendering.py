@@ -14,12 +14,17 @@ from pokerzoo.games.base import Game, State
 
 
 def render_text(
-    game: Game, state: State, viewer: int | None, agents: Sequence[str] | None = None
+    game: Game,
+    state: State,
+    viewer: int | None,
+    agents: Sequence[str] | None = None,
+    paid: Sequence[float] | None = None,
 ) -> str:
     """A readable table: the cards ``viewer`` may see, pot, stacks and the betting so far.
 
     ``viewer`` is the seat whose private cards are shown (``None``: nobody's); at the end of
-    the hand every card is shown, as at a showdown.
+    the hand every card is shown, as at a showdown, with ``paid`` (what each seat received;
+    default ``state.returns()``).
     """
     n = game.num_players
     agents = list(agents) if agents is not None else [f"player_{i}" for i in range(n)]
@@ -27,7 +32,7 @@ def render_text(
     over = state.is_terminal()
     to_act = state.current_player()
     private = state.private_cards()
-    returns = state.returns() if over else None
+    returns = (list(paid) if paid is not None else state.returns()) if over else None
     stacks = pub.get("stacks")
     folded = pub.get("folded", [False] * n)
     lines = [f"{game.name}  round {pub['round']}  pot {pub['pot']}"]

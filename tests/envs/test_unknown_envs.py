@@ -162,3 +162,25 @@ def test_env_pickles_with_its_model() -> None:
     env.reset(seed=0)
     clone = pickle.loads(pickle.dumps(env))
     assert clone.game.true_model == env.game.true_model and clone.episode_info is False
+
+
+
+def test_render_shows_paid_rewards_not_the_hidden_expectation():
+    """At the end of a hand the table shows what was paid, never d*'s expected payoff."""
+    from pokerzoo.envs import unknown_kuhn_poker_v0
+
+    env = unknown_kuhn_poker_v0.env(render_mode="ansi", seed=3)
+    differed = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        paid = {}
+        for agent in env.agent_iter():
+            _, reward, done, _, _ = env.last()
+            if done:
+                paid[agent] = reward
+            env.step(None if done else 1)  # bet / call: always a showdown
+        rows = {line.split()[0]: line.split()[-1] for line in env.render().splitlines()
+                if line.startswith("player_")}
+        assert rows == {a: f"{paid[a]:+g}" for a in env.possible_agents}
+        differed += env.game_state.returns() != [paid[a] for a in env.possible_agents]
+    assert differed > 0  # the hidden expectation differs from what was paid
