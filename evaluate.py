@@ -5,6 +5,7 @@ Examples:
     python evaluate.py runs/cfr_leduc
     python evaluate.py runs/cfr_leduc runs/cfr+_leduc --plot curves.png
     python evaluate.py runs/cfr_leduc --json
+    python evaluate.py runs/cfr runs/bufp-ef --total-exploitability --forced 0:call
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.training.cli import run_cli
-from pokerzoo.training.reports import SavedRun, exact_scores, pairing_matrix, plot_curves, tree_for
+from pokerzoo.training.reports import (
+    SavedRun,
+    big_blind,
+    exact_scores,
+    pairing_matrix,
+    parse_forced,
+    plot_curves,
+    total_scores,
+    tree_for,
+)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -25,6 +35,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print machine-readable results")
     p.add_argument("--hands", type=int, default=20_000, help="hands per match (big games)")
     p.add_argument("--seed", type=int, default=0, help="seed for matches")
+    p.add_argument("--total-exploitability", action="store_true",
+                   help="also the gain of best responses at every information set (mbb/hand)")
+    p.add_argument("--beliefs", choices=("bayes", "uniform"), default="bayes",
+                   help="beliefs at unreached information sets for --total-exploitability")
+    p.add_argument("--forced", metavar="PLAYER:ACTION",
+                   help="payoff table with PLAYER forced to ACTION at its first decision, "
+                        "e.g. 0:call (the BUFP paper's Table 2)")
     return p
 
 
@@ -32,19 +49,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     runs = [SavedRun.open(folder) for folder in args.runs]
     results: dict[str, dict] = {}
+    forced_table = ""
     tabular = {r.label: r.tabular_policy() for r in runs}
     if all(p is not None for p in tabular.values()):
         tree = tree_for(runs)
         for run in runs:
             results[run.label] = {"agent": run.config.get("agent"), "game": repr(run.game),
                                   **exact_scores(tree, tabular[run.label])}
+            if args.total_exploitability:
+                results[run.label].update(total_scores(tree, tabular[run.label], args.beliefs))
         if len(runs) > 1 and tree.num_players == 2:
             matrix = pairing_matrix(tree, list(tabular.values()))
             for i, run in enumerate(runs):
                 results[run.label]["vs"] = {
                     other.label: float(matrix[i, j]) for j, other in enumerate(runs)
                 }
+        if args.forced:
+            from pokerzoo.evaluation.perfect import forced_deviation_values
+
+            table = forced_deviation_values(
+                tree, tabular, parse_forced(tree, args.forced), big_blind(tree.game)
+            )
+            forced_table = table.format(0, f"First seat's payoff, {args.forced} forced, mbb/hand")
+            for i, label in enumerate(table.names):
+                results[label]["forced_first_seat_mbb"] = {
+                    other: float(table.matrix(0)[i, j]) for j, other in enumerate(table.names)
+                }
     else:
+        if args.total_exploitability or args.forced:
+            raise ValueError("--total-exploitability and --forced need tabular policies")
         from pokerzoo.training.matches_report import match_results
 
         results.update(match_results(runs, args.hands, args.seed))
@@ -63,9 +96,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "bb_per_100" in r:
             print(f"  vs random {r['bb_per_100']:.2f} +- {r['ci95']:.2f} bb/100 "
                   f"over {r['hands']} hands")
+        if "total_exploitability_mbb" in r:
+            per = ", ".join(f"{v:.3f}" for v in r["total_exploitability_per_player_mbb"])
+            print(f"  total exploitability {r['total_exploitability_mbb']:.3f} mbb/hand "
+                  f"(per player {per}; mean per infoset "
+                  f"{r['total_exploitability_mean_per_infoset_mbb']:.5f})")
         for other, value in r.get("vs", {}).items():
             if other != label:
                 print(f"  vs {other}: {value:+.5f} chips/game")
+    if args.forced:
+        print(forced_table)
     return 0
 
 

@@ -12,13 +12,42 @@ from pokerzoo.evaluation.exact import (
     tabularize,
     to_milli_big_blinds,
 )
+from pokerzoo.evaluation.head_to_head import MatchResult, head_to_head
+from pokerzoo.evaluation.lbr import LBRResult, LocalBestResponse, local_best_response
+from pokerzoo.evaluation.matches import versus_random
+from pokerzoo.evaluation.perfect import (
+    PayoffTable,
+    TotalExploitability,
+    force_first_action,
+    forced_deviation_values,
+    total_exploitability,
+)
+from pokerzoo.evaluation.unknown import (
+    InteractionRunner,
+    exploitability_in_model,
+    nash_conv_in_model,
+)
 
 __all__ = [
     "BestResponse",
+    "InteractionRunner",
+    "LBRResult",
+    "LocalBestResponse",
+    "MatchResult",
+    "PayoffTable",
+    "TotalExploitability",
+    "force_first_action",
+    "forced_deviation_values",
+    "head_to_head",
+    "total_exploitability",
+    "versus_random",
     "best_response",
     "best_response_values",
     "expected_values",
     "exploitability",
+    "exploitability_in_model",
+    "local_best_response",
+    "nash_conv_in_model",
     "nash_conv",
     "policy_array",
     "reach_probabilities",

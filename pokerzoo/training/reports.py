@@ -71,6 +71,39 @@ def exact_scores(tree: GameTree, policy: TabularPolicy) -> dict[str, float]:
     }
 
 
+def total_scores(tree: GameTree, policy: TabularPolicy, beliefs: str = "bayes") -> dict:
+    """Total exploitability (every information set, on or off the path) in mbb per hand."""
+    from pokerzoo.evaluation.perfect import total_exploitability
+
+    scale = to_milli_big_blinds(1.0, big_blind(tree.game))
+    total = total_exploitability(tree, policy, beliefs=beliefs)
+    return {
+        "total_exploitability_mbb": float(total.total * scale),
+        "total_exploitability_per_player_mbb": [float(v * scale) for v in total.per_player],
+        "total_exploitability_mean_per_infoset_mbb": float(total.mean_per_infoset * scale),
+    }
+
+
+def parse_forced(tree: GameTree, spec: str) -> dict[int, int]:
+    """``"PLAYER:ACTION"`` (action by name or id, e.g. ``0:call``) -> forced infosets."""
+    from pokerzoo.evaluation.perfect import force_first_action
+
+    player_text, sep, action_text = spec.partition(":")
+    if not sep or not player_text.strip().isdigit():
+        raise ConfigError(f"--forced expects PLAYER:ACTION such as 0:call, got {spec!r}")
+    player = int(player_text)
+    if not 0 <= player < tree.num_players:
+        raise ConfigError(f"--forced player must be in 0..{tree.num_players - 1}, got {player}")
+    names = {tree.game.action_to_string(a): a for a in range(tree.num_actions)}
+    if action_text.isdigit() and int(action_text) < tree.num_actions:
+        action = int(action_text)
+    elif action_text in names:
+        action = names[action_text]
+    else:
+        raise ConfigError(f"--forced action {action_text!r} unknown; actions are {names}")
+    return force_first_action(tree, action, player)
+
+
 def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
     """``M[i, j]``: policy i's expected chips per game against policy j, averaged over seats.
 

@@ -118,3 +118,20 @@ def test_corrupt_run_folder_is_reported(tmp_path):
     (folder / "config.json").write_text("{not json")
     result = run("evaluate.py", str(folder), check=False)
     assert result.returncode == 2 and "corrupt" in result.stderr
+
+
+def test_evaluate_perfect_equilibrium_measures(tmp_path):
+    for agent in ("cfr", "bufp-ef"):
+        run("train.py", "--agent", agent, "--game", "kuhn_poker", "--iterations", "200",
+            "--out", str(tmp_path / agent), "--no-progress", "--no-tensorboard")
+    result = run("evaluate.py", str(tmp_path / "cfr"), str(tmp_path / "bufp-ef"),
+                 "--total-exploitability", "--forced", "0:bet", "--json")
+    data = json.loads(result.stdout)
+    for label in ("cfr", "bufp-ef"):
+        assert data[label]["total_exploitability_mbb"] > 0
+        assert len(data[label]["total_exploitability_per_player_mbb"]) == 2
+        assert set(data[label]["forced_first_seat_mbb"]) == {"cfr", "bufp-ef"}
+    text = run("evaluate.py", str(tmp_path / "cfr"), "--forced", "0:bet").stdout
+    assert "0:bet forced" in text
+    bad = run("evaluate.py", str(tmp_path / "cfr"), "--forced", "0:shove", check=False)
+    assert bad.returncode == 2 and "actions are" in bad.stderr
