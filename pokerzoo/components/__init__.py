@@ -12,6 +12,7 @@ from pokerzoo.components.determinisation import (
     sampler_from_states,
 )
 from pokerzoo.components.learning_times import learning_times, sample_learning_times
+from pokerzoo.components.posterior import Posterior
 from pokerzoo.components.prioritized import (
     MinTree,
     PrioritizedReplayBuffer,
@@ -34,6 +35,7 @@ __all__ = [
     "Evaluator",
     "FieldSpec",
     "MinTree",
+    "Posterior",
     "PrioritizedReplayBuffer",
     "PrioritizedSample",
     "ReplayBuffer",
