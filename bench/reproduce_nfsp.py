@@ -97,26 +97,33 @@ def uct_ablation(agent: NFSP, positions: int) -> None:
     states = decision_points(agent, positions, seed=5)
     evaluator, opponents = QEvaluator(agent), agent.policy()
 
-    def run(config: UCTConfig, seed: int) -> tuple[list[int], float]:
-        actions, start = [], time.perf_counter()
+    def run(config: UCTConfig, seed: int) -> tuple[list[int], float, float, float]:
+        actions, sims, early = [], 0, 0
+        start = time.process_time()
         for i, s in enumerate(states):
             uct = AdaptiveUCT(config, evaluator=evaluator, opponent_policy=opponents,
                               seed=seed * 100_003 + i)
-            actions.append(uct.search(s).action)
-        return actions, 1000 * (time.perf_counter() - start) / len(states)
+            result = uct.search(s)
+            actions.append(result.action)
+            sims += result.simulations
+            early += result.stopped_early
+        cpu_ms = 1000 * (time.process_time() - start) / len(states)
+        return actions, cpu_ms, sims / len(states), early / len(states)
 
-    ref, ref_ms = run(UCTConfig(max_simulations=3000, threshold=None), 0)
-    rows = [["UCT_3000", 1.0, ref_ms]]
-    again, ms = run(UCTConfig(max_simulations=3000, threshold=None), 1)
-    rows.append(["UCT_3000 (other seed)", float(np.mean(np.equal(again, ref))), ms])
+    fixed = UCTConfig(max_simulations=3000, threshold=None)
+    ref, ms, sims, early = run(fixed, 0)
+    rows = [["UCT_3000", 1.0, ms, sims, early]]
+    again, ms, sims, early = run(fixed, 1)
+    rows.append(["UCT_3000 (other seed)", float(np.mean(np.equal(again, ref))), ms, sims, early])
     for threshold, confidence in ABLATION:
         cfg = UCTConfig(max_simulations=3000, threshold=threshold, confidence=confidence)
-        acts, ms = run(cfg, 2)
+        acts, ms, sims, early = run(cfg, 2)
         rows.append([f"UCT({threshold},{confidence:.2f})", float(np.mean(np.equal(acts, ref))),
-                     ms])
+                     ms, sims, early])
         print(rows[-1], flush=True)
     print(f"{positions} Leduc decision points of the seed-0 NFSP-PLT agent's self-play")
-    print(table(["setting", "agreement with UCT_3000", "ms per decision"], rows))
+    print(table(["setting", "agreement with UCT_3000", "CPU ms per decision",
+                 "simulations per decision", "stopped early"], rows))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -127,10 +134,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=10_000, help="x2 seats = hands vs random")
     parser.add_argument("--positions", type=int, default=60, help="UCT ablation positions")
     parser.add_argument("--params", default=json.dumps(BENCH_PARAMS))
+    parser.add_argument("--parts", default="efficiency,random,uct",
+                        help="which experiments (without efficiency, one NFSP-PLT is trained)")
     args = parser.parse_args(argv)
-    agents = sample_efficiency(args.hands, args.seeds, args.points, json.loads(args.params))
-    versus_random(agents, args.deals)
-    if args.positions:
+    parts = set(args.parts.split(","))
+    params = json.loads(args.params)
+    if "efficiency" in parts:
+        agents = sample_efficiency(args.hands, args.seeds, args.points, params)
+    else:
+        agents = {"nfsp-plt": make_agent("nfsp-plt", load_game("leduc_holdem"), **params)}
+        agents["nfsp-plt"].iterate(args.hands)
+    if "random" in parts:
+        versus_random(agents, args.deals)
+    if "uct" in parts and args.positions:
         uct_ablation(agents["nfsp-plt"], args.positions)
 
 
