@@ -1,7 +1,8 @@
 """One NFSP player's learning core: Q-network (best response), average-policy network, buffers.
 
 Everything here works on batches of transitions (numpy arrays), so it is unit-tested on
-synthetic data and driven by ``nfsp.NFSP`` from the batched env. The update rules:
+synthetic data and driven by ``nfsp.NFSP`` from the batched env. The update rules ([P], [HS]:
+the papers cited in ``nfsp_config``):
 
 * Q-learning ([HS] Alg. 1, [P] Eq. 9): ``y = r + gamma * (1 - done) * max_a' Q_target(s', a')``
   over the legal actions of ``s'``; loss ``w * (y - Q(s, a))^2`` with ``w`` the importance
