@@ -105,7 +105,8 @@ def _update(
 
 
 @numba.njit(cache=True)
-def _regret_match_row(iset, infoset_mask, regrets, sigma):
+def regret_match(regrets, infoset_mask, iset, out):
+    """``out[:]``: regret matching of ``regrets[iset]`` (uniform when no regret is positive)."""
     num_actions = regrets.shape[1]
     total = 0.0
     legal = 0
@@ -116,11 +117,16 @@ def _regret_match_row(iset, infoset_mask, regrets, sigma):
                 total += regrets[iset, a]
     for a in range(num_actions):
         if not infoset_mask[iset, a]:
-            sigma[iset, a] = 0.0
+            out[a] = 0.0
         elif total > 0:
-            sigma[iset, a] = max(regrets[iset, a], 0.0) / total
+            out[a] = max(regrets[iset, a], 0.0) / total
         else:
-            sigma[iset, a] = 1.0 / legal
+            out[a] = 1.0 / legal
+
+
+@numba.njit(cache=True)
+def _regret_match_row(iset, infoset_mask, regrets, sigma):
+    regret_match(regrets, infoset_mask, iset, sigma[iset])
 
 
 @numba.njit(cache=True)

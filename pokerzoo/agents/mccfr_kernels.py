@@ -11,27 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from pokerzoo.agents.cfr_kernels import regret_match
 from pokerzoo.games.base import CHANCE, TERMINAL
-
-
-@numba.njit(cache=True)
-def _regret_match(regrets, infoset_mask, iset, out):
-    """``out[:]``: regret matching of ``regrets[iset]`` (uniform when no regret is positive)."""
-    num_actions = regrets.shape[1]
-    total = 0.0
-    legal = 0
-    for a in range(num_actions):
-        if infoset_mask[iset, a]:
-            legal += 1
-            if regrets[iset, a] > 0.0:
-                total += regrets[iset, a]
-    for a in range(num_actions):
-        if not infoset_mask[iset, a]:
-            out[a] = 0.0
-        elif total > 0.0:
-            out[a] = max(regrets[iset, a], 0.0) / total
-        else:
-            out[a] = 1.0 / legal
 
 
 @numba.njit(cache=True)
@@ -87,7 +68,7 @@ def outcome_sampling(
                     continue
                 iset = infoset[node]
                 sigma = path_sigma[steps]
-                _regret_match(regrets, infoset_mask, iset, sigma)
+                regret_match(regrets, infoset_mask, iset, sigma)
                 for k in range(nc):
                     a = action[c0 + k]
                     if player[node] == p:
@@ -170,7 +151,7 @@ def external_sampling(
                         buf[k] = chance_prob[c0 + k]
                 else:
                     iset = infoset[node]
-                    _regret_match(regrets, infoset_mask, iset, sigma)
+                    regret_match(regrets, infoset_mask, iset, sigma)
                     for k in range(nc):
                         buf[k] = sigma[action[c0 + k]]
                     if pl == averaging:
@@ -189,7 +170,7 @@ def external_sampling(
                     values[node] = values[chosen[node]]
                 else:
                     iset = infoset[node]
-                    _regret_match(regrets, infoset_mask, iset, sigma)
+                    regret_match(regrets, infoset_mask, iset, sigma)
                     c0 = first_child[node]
                     v = 0.0
                     for c in range(c0, c0 + num_children[node]):

@@ -385,21 +385,28 @@ def terminal_returns(state: State, rng: np.random.Generator) -> list[float]:
     return [float(r) for r in state.returns()]
 
 
-def make_env(game_name: str, raw: bool, **kwargs: Any) -> PokerEnv:
-    """Build a ``PokerEnv`` of ``game_name``: keywords in ``ENV_OPTIONS`` go to the env, the
-    others are game parameters (``raw=True`` makes illegal actions raise).
+def make_env(
+    game_name: str,
+    raw: bool,
+    env_class: type[PokerEnv] | None = None,
+    env_options: tuple[str, ...] = ENV_OPTIONS,
+    **kwargs: Any,
+) -> PokerEnv:
+    """Build a ``PokerEnv`` (or ``env_class``) of ``game_name``: keywords in ``env_options``
+    go to the env, the others are game parameters (``raw=True`` makes illegal actions raise).
 
     Raises:
         ConfigError: for unknown parameters, listing the game's parameters and the env options.
     """
     from pokerzoo.games.base import ConfigError
 
-    options = {k: kwargs.pop(k) for k in ENV_OPTIONS if k in kwargs}
+    env_class = env_class or PokerEnv
+    options = {k: kwargs.pop(k) for k in env_options if k in kwargs}
     if raw and options.get("illegal_action", "raise") != "raise":
         raise ConfigError("raw_env always raises on illegal actions; use env() to penalize them")
     options.setdefault("illegal_action", "raise" if raw else "penalize")
     try:
         game = load_game(game_name, **kwargs)
     except ConfigError as exc:
-        raise ConfigError(f"{exc}; env options are {list(ENV_OPTIONS)}") from None
-    return PokerEnv(game, **options)
+        raise ConfigError(f"{exc}; env options are {list(env_options)}") from None
+    return env_class(game, **options)

@@ -20,9 +20,8 @@ from typing import Any
 
 from gymnasium.utils import EzPickle
 
-from pokerzoo.envs.poker_env import ENV_OPTIONS, IllegalActionMode, PokerEnv
-from pokerzoo.games.base import ConfigError, Game, State
-from pokerzoo.games.registry import load_game
+from pokerzoo.envs.poker_env import ENV_OPTIONS, IllegalActionMode, PokerEnv, make_env
+from pokerzoo.games.base import Game, State
 
 
 class UnknownPokerEnv(PokerEnv):
@@ -74,12 +73,6 @@ def make_unknown_env(game_name: str, raw: bool, **kwargs: Any) -> UnknownPokerEn
     Raises:
         ConfigError: for unknown parameters, listing the game's parameters and the env options.
     """
-    options = {k: kwargs.pop(k) for k in UNKNOWN_ENV_OPTIONS if k in kwargs}
-    if raw and options.get("illegal_action", "raise") != "raise":
-        raise ConfigError("raw_env always raises on illegal actions; use env() to penalize them")
-    options.setdefault("illegal_action", "raise" if raw else "penalize")
-    try:
-        game = load_game(game_name, **kwargs)
-    except ConfigError as exc:
-        raise ConfigError(f"{exc}; env options are {list(UNKNOWN_ENV_OPTIONS)}") from None
-    return UnknownPokerEnv(game, **options)
+    env = make_env(game_name, raw, UnknownPokerEnv, UNKNOWN_ENV_OPTIONS, **kwargs)
+    assert isinstance(env, UnknownPokerEnv)
+    return env
