@@ -15,17 +15,16 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
 from pokerzoo.agents.cfr_kernels import run_iterations, sweep_layout, work_arrays
 from pokerzoo.agents.registry import AgentSpec, register_agent
+from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game
-from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -51,13 +50,7 @@ class CFRConfig:
 
     @classmethod
     def from_params(cls, **params: Any) -> CFRConfig:
-        names = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ConfigError(f"unknown CFR parameter(s) {unknown}; valid are {names}")
-        if isinstance(params.get("discount"), list):
-            params["discount"] = tuple(params["discount"])
-        return cls(**params)
+        return config_from_params(cls, "CFR", **params)
 
 
 CFR_PRESETS: dict[str, CFRConfig] = {
@@ -69,7 +62,7 @@ CFR_PRESETS: dict[str, CFRConfig] = {
 }
 
 
-class CFRSolver(Agent):
+class CFRSolver(TabularSolver):
     """Full-width CFR on a compiled ``GameTree`` (any member of the family via ``config``).
 
     Args:
@@ -80,6 +73,7 @@ class CFRSolver(Agent):
     """
 
     name: ClassVar[str] = "cfr-family"
+    _state_arrays: ClassVar[tuple[str, ...]] = ("regrets", "strategy_sum", "sigma")
 
     def __init__(
         self,
@@ -88,16 +82,12 @@ class CFRSolver(Agent):
         tree: GameTree | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else CFRConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
-        self.game = game
-        self.tree = tree if tree is not None else build(game)
+        super().__init__(game, config if config is not None else CFRConfig(), tree, **overrides)
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
         self._inner, self._terminal, self._edge_probs = sweep_layout(self.tree)
         self._work = work_arrays(len(self._inner[0]), *shape)
-        self._iteration = 0
 
     @property
     def sigma(self) -> np.ndarray:
@@ -110,9 +100,7 @@ class CFRSolver(Agent):
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
-        if n == 0:
+        if not self._check_units(n):
             return
         tree, cfg = self.tree, self.config
         alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
@@ -131,31 +119,6 @@ class CFRSolver(Agent):
     def average_policy(self) -> TabularPolicy:
         """The average strategy (uniform at information sets never reached)."""
         return TabularPolicy.from_tree(self.tree, self.strategy_sum)
-
-    def policy(self) -> TabularPolicy:
-        return self.average_policy()
-
-    def state_dict(self) -> dict[str, Any]:
-        return {
-            "config": dataclasses.asdict(self.config),
-            "game": {"name": self.game.name, "params": self.game.params()},
-            "iteration": self._iteration,
-            "regrets": self.regrets.copy(),
-            "strategy_sum": self.strategy_sum.copy(),
-            "sigma": self.sigma.copy(),
-        }
-
-    def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
-            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
-        for key in ("regrets", "strategy_sum", "sigma"):
-            if np.shape(state[key]) != self.regrets.shape:
-                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected "
-                                 f"{self.regrets.shape}")
-        self.regrets = np.array(state["regrets"], dtype=np.float64)
-        self.strategy_sum = np.array(state["strategy_sum"], dtype=np.float64)
-        self.sigma = state["sigma"]
-        self._iteration = int(state["iteration"])
 
 
 class CFR(CFRSolver):

@@ -44,19 +44,18 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
 from pokerzoo.agents.registry import AgentSpec, register_agent
+from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.evaluation import perfect_kernels as K
 from pokerzoo.evaluation.perfect import BELIEF_MODES, infoset_sizes, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
-from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 
 
@@ -97,11 +96,7 @@ class FPConfig:
 
     @classmethod
     def from_params(cls, **params: Any) -> FPConfig:
-        names = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ConfigError(f"unknown fictitious-play parameter(s) {unknown}; valid are {names}")
-        return cls(**params)
+        return config_from_params(cls, "fictitious-play", **params)
 
 
 FP_PRESETS: dict[str, FPConfig] = {
@@ -115,7 +110,7 @@ FP_PRESETS: dict[str, FPConfig] = {
 }
 
 
-class FictitiousPlaySolver(Agent):
+class FictitiousPlaySolver(TabularSolver):
     """Full-width fictitious play on a compiled ``GameTree`` (any member via ``config``).
 
     Args:
@@ -127,6 +122,7 @@ class FictitiousPlaySolver(Agent):
     """
 
     name: ClassVar[str] = "fictitious-play"
+    _state_arrays: ClassVar[tuple[str, ...]] = ("probs", "best")
 
     def __init__(
         self,
@@ -136,10 +132,7 @@ class FictitiousPlaySolver(Agent):
         initial: TabularPolicy | np.ndarray | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else FPConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
-        self.game = game
-        self.tree = tree if tree is not None else build(game)
+        super().__init__(game, config if config is not None else FPConfig(), tree, **overrides)
         t = self.tree
         mask = t.infoset_mask
         if initial is None:
@@ -153,13 +146,10 @@ class FictitiousPlaySolver(Agent):
             t.num_players,
         )
         self._work = work_arrays(t.utilities, *mask.shape)
-        self._iteration = 0
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
-        if n == 0:
+        if not self._check_units(n):
             return
         t, cfg = self.tree, self.config
         run_iterations(
@@ -180,33 +170,9 @@ class FictitiousPlaySolver(Agent):
         """The last iteration's best rows (pure unless ties are split); uniform before any."""
         return TabularPolicy.from_tree(self.tree, self.best)
 
-    def policy(self) -> TabularPolicy:
-        return self.average_policy()
-
     def beliefs(self) -> np.ndarray:
         """``[num_nodes]``: each decision node's belief within its information set under pi_t."""
         return node_beliefs(self.tree, self.probs, self.config.beliefs)
-
-    def state_dict(self) -> dict[str, Any]:
-        return {
-            "config": dataclasses.asdict(self.config),
-            "game": {"name": self.game.name, "params": self.game.params()},
-            "iteration": self._iteration,
-            "probs": self.probs.copy(),
-            "best": self.best.copy(),
-        }
-
-    def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
-            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
-        for key in ("probs", "best"):
-            if np.shape(state[key]) != self.probs.shape:
-                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected "
-                                 f"{self.probs.shape}")
-        self.config = FPConfig.from_params(**state["config"])
-        self.probs = np.array(state["probs"], dtype=np.float64)
-        self.best = np.array(state["best"], dtype=np.float64)
-        self._iteration = int(state["iteration"])
 
 
 def _preset_factory(preset: str) -> Any:

@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -24,10 +23,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents import mccfr_kernels as K
-from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import AgentSpec, register_agent
+from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game
-from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -55,14 +54,10 @@ class MCCFRConfig:
 
     @classmethod
     def from_params(cls, **params: Any) -> MCCFRConfig:
-        names = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ConfigError(f"unknown MCCFR parameter(s) {unknown}; valid are {names}")
-        return cls(**params)
+        return config_from_params(cls, "MCCFR", **params)
 
 
-class MCCFRSolver(Agent):
+class MCCFRSolver(TabularSolver):
     """Monte Carlo CFR on a compiled ``GameTree``.
 
     Args:
@@ -74,6 +69,7 @@ class MCCFRSolver(Agent):
     """
 
     name: ClassVar[str] = "mccfr"
+    _state_arrays: ClassVar[tuple[str, ...]] = ("regrets", "strategy_sum")
 
     def __init__(
         self,
@@ -84,10 +80,7 @@ class MCCFRSolver(Agent):
         rng: np.random.Generator | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else MCCFRConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
-        self.game = game
-        self.tree = tree if tree is not None else build(game)
+        super().__init__(game, config if config is not None else MCCFRConfig(), tree, **overrides)
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
@@ -113,13 +106,10 @@ class MCCFRSolver(Agent):
                 np.zeros(num_actions),
                 np.zeros(width),
             )
-        self._iteration = 0
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` iterations (one sampled traversal per player each)."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
-        if n == 0:
+        if not self._check_units(n):
             return
         t = self.tree
         args = (
@@ -141,33 +131,11 @@ class MCCFRSolver(Agent):
         """The sampled average strategy (uniform at information sets never sampled)."""
         return TabularPolicy.from_tree(self.tree, self.strategy_sum)
 
-    def policy(self) -> TabularPolicy:
-        return self.average_policy()
+    def _extra_state(self) -> dict[str, Any]:
+        return {"rng": copy.deepcopy(self.rng.bit_generator.state)}
 
-    def state_dict(self) -> dict[str, Any]:
-        return {
-            "config": dataclasses.asdict(self.config),
-            "game": {"name": self.game.name, "params": self.game.params()},
-            "iteration": self._iteration,
-            "regrets": self.regrets.copy(),
-            "strategy_sum": self.strategy_sum.copy(),
-            "rng": copy.deepcopy(self.rng.bit_generator.state),
-        }
-
-    def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
-            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
-        if MCCFRConfig.from_params(**state["config"]) != self.config:
-            raise ValueError(f"checkpoint has config {state['config']}, this solver "
-                             f"{dataclasses.asdict(self.config)}")
-        for key in ("regrets", "strategy_sum"):
-            if np.shape(state[key]) != self.regrets.shape:
-                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected "
-                                 f"{self.regrets.shape}")
-        self.regrets = np.array(state["regrets"], dtype=np.float64)
-        self.strategy_sum = np.array(state["strategy_sum"], dtype=np.float64)
+    def _load_extra_state(self, state: Mapping[str, Any]) -> None:
         self.rng.bit_generator.state = copy.deepcopy(state["rng"])
-        self._iteration = int(state["iteration"])
 
 
 def _factory(sampling: str, name: str) -> Any:

@@ -1,0 +1,95 @@
+"""What every solver on a compiled tree shares: config handling, the tree, checkpoints.
+
+A ``TabularSolver`` keeps its learning state in named numpy arrays (``_state_arrays``) shaped
+like the tree's ``[num_infosets, num_actions]`` table, so ``state_dict``/``load_state_dict``
+are written once here; subclasses add extras (e.g. an RNG state) through the two hooks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+C = TypeVar("C")
+
+
+def config_from_params(cls: type[C], what: str, **params: Any) -> C:
+    """Build the frozen dataclass ``cls`` from keywords; unknown names raise ``ConfigError``.
+
+    TOML and JSON give lists where the configs hold tuples, so lists become tuples.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    unknown = sorted(set(params) - set(names))
+    if unknown:
+        raise ConfigError(f"unknown {what} parameter(s) {unknown}; valid are {names}")
+    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    return cls(**fixed)
+
+
+class TabularSolver(Agent):
+    """Base of the solvers that learn on a ``GameTree`` and end as a ``TabularPolicy``."""
+
+    name: ClassVar[str] = "tabular-solver"
+    _state_arrays: ClassVar[tuple[str, ...]] = ()
+    """Attributes holding ``[num_infosets, num_actions]`` arrays saved in checkpoints."""
+
+    def __init__(self, game: Game, config: Any, tree: GameTree | None, **overrides: Any) -> None:
+        self.config = dataclasses.replace(config, **overrides) if overrides else config
+        self.game = game
+        self.tree = tree if tree is not None else build(game)
+        self._iteration = 0
+
+    @staticmethod
+    def _check_units(n: int) -> bool:
+        """Validate ``iterate``'s argument; ``False`` when there is nothing to do."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        return n > 0
+
+    def average_policy(self) -> TabularPolicy:
+        """The solver's output policy."""
+        raise NotImplementedError
+
+    def policy(self) -> TabularPolicy:
+        return self.average_policy()
+
+    def _game_identity(self) -> dict[str, Any]:
+        return {"name": self.game.name, "params": self.game.params()}
+
+    def _extra_state(self) -> dict[str, Any]:
+        """Checkpoint entries beyond the arrays (e.g. an RNG state)."""
+        return {}
+
+    def _load_extra_state(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``_extra_state`` saved."""
+
+    def state_dict(self) -> dict[str, Any]:
+        state = {
+            "config": dataclasses.asdict(self.config),
+            "game": self._game_identity(),
+            "iteration": self._iteration,
+        }
+        state.update({key: getattr(self, key).copy() for key in self._state_arrays})
+        state.update(self._extra_state())
+        return state
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        if state["game"] != self._game_identity():
+            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
+        shape = self.tree.infoset_mask.shape
+        for key in self._state_arrays:
+            if np.shape(state[key]) != shape:
+                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected {shape}")
+        self.config = config_from_params(type(self.config), self.name, **state["config"])
+        for key in self._state_arrays:
+            setattr(self, key, np.array(state[key], dtype=np.float64))
+        self._load_extra_state(state)
+        self._iteration = int(state["iteration"])
