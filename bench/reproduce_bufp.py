@@ -3,17 +3,20 @@
 Trains CFR, BUFP(EF) and BUFP(X) on 5-Leduc (Leduc hold'em with five ranks) for 100,000
 iterations each, then prints each policy's exploitability and total exploitability, the
 initial-node payoff table (paper's Table 1) and the table with player 1 forced to Call at its
-first decision (Table 2), next to the paper's numbers. Money is in milli-chips per hand
-(the ante is one chip; the paper's "mb/h").
+first decision (Table 2), next to the paper's numbers. Money is in milli-chips per hand for
+the antes games (the ante is one chip) and milli-big-blinds for the blinds games (the paper's
+"mb/h": RLCard's payoffs are in big blinds).
 
-Our 5-Leduc is OpenSpiel's Leduc rules with five ranks (antes of 1, player 1 opens unopposed,
-so "Call" at its first decision is a check). The paper ran RLCard's Leduc, which posts blinds
-(small 1, big 2, the small blind acting first, payoffs in big blinds): there, Call at the first
-decision completes the small blind. The tables are therefore not the same game; ``--forced
-raise`` forces the other first action for comparison.
+Our 5-Leduc (``--variant 5leduc``, the default) is OpenSpiel's Leduc rules with five ranks
+(antes of 1, player 1 opens unopposed, so "Call" at its first decision is a check). The paper ran
+RLCard's Leduc, which posts blinds (small 1, big 2, the small blind acting first, payoffs in big
+blinds): there, Call at the first decision completes the small blind. ``--variant 5leduc_rlcard``
+plays those rules (see ``pokerzoo.games.leduc``) and reports money in milli-big-blinds per hand,
+the paper's unit; ``--forced raise`` forces the other first action for comparison.
 
     python bench/reproduce_bufp.py                      # the full run (several minutes)
     python bench/reproduce_bufp.py --iterations 2000    # a quick look
+    python bench/reproduce_bufp.py --variant 5leduc_rlcard   # the paper's rules
 """
 
 from __future__ import annotations
@@ -50,11 +53,18 @@ def main() -> None:
                         help="folder of policies saved by --out: skip training")
     parser.add_argument("--forced", choices=["call", "raise"], default="call",
                         help="the action player 1 is forced to at its first decision")
+    parser.add_argument("--variant", choices=sorted(LEDUC_VARIANTS), default="5leduc",
+                        help="the Leduc variant (5leduc_rlcard: the paper's RLCard rules)")
     args = parser.parse_args()
 
-    game = load_game("leduc_holdem", **LEDUC_VARIANTS["5leduc"])
+    game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
+    # RLCard reports payoffs in big blinds; the antes games count chips (ante 1).
+    blinds = game.config.blinds
+    big_blind = max(blinds) if blinds else 1
+    scale = 1000.0 / big_blind
+    unit = "milli-big-blinds per hand" if blinds else "milli-chips per hand"
     tree = build(game)
-    print(f"5-Leduc: {tree.summary()}", flush=True)
+    print(f"{args.variant}: {tree.summary()}; money in {unit}", flush=True)
     solvers = {
         "CFR": CFR(game, tree=tree),
         "BUFP(EF)": FictitiousPlaySolver(game, FP_PRESETS["bufp-ef"], tree=tree),
@@ -62,7 +72,7 @@ def main() -> None:
     }
     policies = {}
     for name, solver in solvers.items():
-        path = f"5leduc_{name.lower().replace('(', '_').rstrip(')')}.npz"
+        path = f"{args.variant}_{name.lower().replace('(', '_').rstrip(')')}.npz"
         if args.load is not None:
             policies[name] = TabularPolicy.load(args.load / path)
             continue
@@ -72,8 +82,8 @@ def main() -> None:
             policy = solver.average_policy()
             print(
                 f"{name:<9} it {solver.iteration:>7}  {time.perf_counter() - start:7.1f}s  "
-                f"exploitability {1000 * exploitability(tree, policy):8.3f} mb/h  "
-                f"total {1000 * total_exploitability(tree, policy).total:10.1f} mb/h",
+                f"exploitability {scale * exploitability(tree, policy):8.3f} mb/h  "
+                f"total {scale * total_exploitability(tree, policy).total:10.1f} mb/h",
                 flush=True,
             )
         policies[name] = solver.average_policy()
@@ -81,22 +91,22 @@ def main() -> None:
             policies[name].save(args.out / path)
 
     iterations = "loaded" if args.load is not None else args.iterations
-    print(f"\nAfter {iterations} iterations (mb/h = milli-chips per hand; "
+    print(f"\nAfter {iterations} iterations (mb/h = {unit}; "
           "exploitability = NashConv/2, OpenSpiel's convention):")
     print(f"{'':<10}{'expl.':>10}{'NashConv':>10}{'paper':>8}{'total expl.':>14}"
           f"{'total P1':>11}{'total P2':>11}{'mean/infoset':>14}")
     for name, policy in policies.items():
         tot = total_exploitability(tree, policy)
         print(
-            f"{name:<10}{1000 * exploitability(tree, policy):>10.3f}"
-            f"{1000 * nash_conv(tree, policy):>10.3f}{PAPER_EXPLOITABILITY[name]:>8.2f}"
-            f"{1000 * tot.total:>14.1f}{1000 * tot.per_player[0]:>11.1f}"
-            f"{1000 * tot.per_player[1]:>11.1f}{1000 * tot.mean_per_infoset:>14.3f}"
+            f"{name:<10}{scale * exploitability(tree, policy):>10.3f}"
+            f"{scale * nash_conv(tree, policy):>10.3f}{PAPER_EXPLOITABILITY[name]:>8.2f}"
+            f"{scale * tot.total:>14.1f}{scale * tot.per_player[0]:>11.1f}"
+            f"{scale * tot.per_player[1]:>11.1f}{scale * tot.mean_per_infoset:>14.3f}"
         )
 
-    table1 = forced_deviation_values(tree, policies)
+    table1 = forced_deviation_values(tree, policies, big_blind=big_blind)
     forced = force_first_action(tree, CALL if args.forced == "call" else RAISE, player=0)
-    table2 = forced_deviation_values(tree, policies, forced)
+    table2 = forced_deviation_values(tree, policies, forced, big_blind=big_blind)
     for title, table, paper in [
         ("Table 1: P1's winnings at the initial node (mb/h)", table1, PAPER_TABLE1),
         (f"Table 2: P1's winnings when forced to {args.forced} at its first decision (mb/h)",

@@ -13,6 +13,8 @@ finished hands are re-dealt by the caller with ``reset_rows``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from pokerzoo.envs.poker_env import sample_chance, terminal_returns
@@ -29,8 +31,19 @@ def _permutations(rng: np.random.Generator, rows: int, deck: int, take: int) -> 
 class LeducArrays:
     """The Leduc hold'em family (any ``LeducConfig``) as arrays."""
 
+    # The config fields these arrays play; a new rule must be added here before it can run.
+    HANDLED = frozenset({
+        "num_players", "num_ranks", "num_suits", "ante", "raise_sizes", "max_raises_per_round",
+        "bet_cap", "blinds", "fold_unopposed", "second_round_opener",
+    })
+
     def __init__(self, game: LeducHoldem, num_envs: int) -> None:
         cfg = game.config
+        unknown = {f.name for f in dataclasses.fields(cfg)} - self.HANDLED
+        if unknown:
+            raise ValueError(
+                f"the Leduc array backend does not play {sorted(unknown)}; use backend='state'"
+            )
         self.game = game
         self.num_envs = num_envs
         self.n = n = cfg.num_players
@@ -41,7 +54,9 @@ class LeducArrays:
         self.raise_sizes = np.asarray(cfg.raise_sizes, dtype=np.int64)
         self.max_raises = cfg.max_raises_per_round if cfg.max_raises_per_round is not None else -1
         self.cap = cfg.bet_cap * cfg.ante if cfg.bet_cap is not None else -1
-        self.ante = cfg.ante
+        self.initial = np.asarray(cfg.initial_contributions(), dtype=np.int64)
+        self.fold_unopposed = cfg.fold_unopposed
+        self.after_closer = cfg.second_round_opener == "after_closer"
         lay = game.information_state_layout
         self.obs_size = lay.size
         off = {f.name: lay.slice(f.name).start for f in lay.fields}
@@ -68,7 +83,7 @@ class LeducArrays:
             return
         self.deal[rows] = _permutations(rng, k, self.deck, self.n + 1)
         self.rnd[rows] = 0
-        self.contrib[rows] = self.ante
+        self.contrib[rows] = self.initial
         self.folded[rows] = False
         self.pending[rows] = self.n
         self.player[rows] = 0
@@ -77,7 +92,7 @@ class LeducArrays:
         pub = np.zeros((k, self.obs_size), dtype=np.float32)
         o = self.o
         pub[:, o["round"]] = 1.0
-        pub[:, o["contributions"] : o["contributions"] + self.n] = self.ante * self.scale
+        pub[:, o["contributions"] : o["contributions"] + self.n] = self.initial * self.scale
         self.pub[rows] = pub
 
     def current_player(self) -> np.ndarray:
@@ -87,7 +102,7 @@ class LeducArrays:
         ar, p = self.ar, self.player
         top = self.contrib.max(axis=1)
         m = np.empty((self.num_envs, 3), dtype=np.int8)
-        m[:, 0] = self.contrib[ar, p] < top
+        m[:, 0] = (self.contrib[ar, p] < top) | self.fold_unopposed
         m[:, 1] = 1
         can = np.ones(self.num_envs, dtype=bool)
         if self.max_raises >= 0:
@@ -148,7 +163,9 @@ class LeducArrays:
             self.raises[rows] = 0
             self.nact[rows] = 0
             self.pending[rows] = alive[rows]
-            self.player[rows] = self._next_in_hand(rows, np.zeros(len(rows), dtype=np.int64))
+            # Round two opens from seat 0, or (RLCard) after the seat that just closed round one.
+            start = p[rows] + 1 if self.after_closer else np.zeros(len(rows), dtype=np.int64)
+            self.player[rows] = self._next_in_hand(rows, start)
         rows = np.flatnonzero(~done & ~flop)
         self.player[rows] = self._next_in_hand(rows, p[rows] + 1)
         return done, self._returns(np.flatnonzero(done))

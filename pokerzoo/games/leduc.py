@@ -3,17 +3,43 @@
 Rules (defaults give OpenSpiel's ``leduc_poker`` tree exactly, 9,457 histories):
 
 * A deck of ``num_ranks * num_suits`` cards; card ``c`` has rank ``c // num_suits``.
-* Each player antes ``ante`` and is dealt one private card (chance, uniform over the deck left).
+* Each player antes ``ante`` and, with ``blinds``, seat ``i`` also posts ``blinds[i]``; then each
+  is dealt one private card (chance, uniform over the deck left).
 * Two betting rounds. In round ``r`` a raise puts the raiser ``raise_sizes[r]`` above the highest
-  contribution; fold is legal only when facing a bet; at most ``max_raises_per_round`` raises per
-  round (``None``: no limit), and, with ``bet_cap``, no raise may take a player's contribution
-  above ``bet_cap * ante``. A round ends when every player still in has acted since the last raise
-  and matched it. Player 0 (or the first player still in) opens both rounds.
+  contribution; fold is legal only when facing a bet (always, with ``fold_unopposed``); at most
+  ``max_raises_per_round`` raises per round (``None``: no limit; blinds are not raises), and, with
+  ``bet_cap``, no raise may take a player's contribution above ``bet_cap * ante``. A round ends
+  when every player still in has acted since the last raise and matched it (so the big blind
+  gets its option when the others just call). Seat 0 opens round one; round two is opened by the
+  first seat still in from seat 0, or with ``second_round_opener="after_closer"`` by the next
+  seat still in after the one whose action ended round one.
 * Between the rounds one public card is dealt. At the showdown a pair with the public card beats
   any unpaired hand, otherwise the higher rank wins; ties split the pot.
 
-Named variants (``LEDUC_VARIANTS``) reproduce the papers' Leduc(4), Leduc(5) and 5-Leduc; see
-``docs`` of each for its tree size.
+Named variants (``LEDUC_VARIANTS``) reproduce the papers' Leduc(4), Leduc(5) and 5-Leduc, and
+RLCard's Leduc (``"rlcard"``, ``"5leduc_rlcard"``); see ``docs`` of each for its tree size.
+
+RLCard's Leduc hold'em (rlcard 1.2, ``rlcard/games/leducholdem`` on ``limitholdem``'s round),
+which the ``"rlcard"`` variant plays:
+
+* No ante. A small blind of 1 and a big blind of 2; the small-blind seat is drawn at random each
+  hand and the big blind sits next to it. Here seat 0 is always the small blind (one of RLCard's
+  two seatings): ``ante=0, blinds=(1, 2)``.
+* The small blind acts first in round one, so its "call" puts in 1 more to complete the blind;
+  the big blind may then check or raise. Blinds are not raises.
+* Raises are ``big_blind`` (2) in round one and 4 in round two, at most 2 per round, each above
+  the highest contribution: the same sizes and cap as OpenSpiel's Leduc.
+* Round two is opened by the player after the one whose action closed round one (RLCard keeps
+  its turn pointer across the deal): after small blind calls, big blind checks, the small blind
+  opens; after call, raise, call, the big blind does. ``second_round_opener="after_closer"``.
+* Fold is offered at every decision, even when checking is free: ``fold_unopposed=True``.
+* Showdown as here (a pair with the board wins, else the higher rank, ties split the pot).
+  ``get_payoffs`` divides chips won by the big blind, so RLCard payoffs are ours / 2.
+
+RLCard's round logic counts "non-raises" towards ``num_players`` without discounting folded
+players, so with three or more players its rounds can run past the point where everyone left has
+matched; the fields here follow the usual rules for any number of players and match RLCard
+exactly heads-up (``tests/games/test_leduc_blinds.py`` replays random hands through RLCard).
 """
 
 from __future__ import annotations
@@ -38,6 +64,7 @@ from pokerzoo.games.registry import register_game
 
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "fold", CALL: "call", RAISE: "raise"}
+_OPENERS = ("first_seat", "after_closer")
 
 
 @dataclass(frozen=True)
@@ -51,13 +78,22 @@ class LeducConfig(GameConfig):
     num_suits: int = 2
     """Number of cards of each rank."""
     ante: int = 1
-    """Chips each player puts in before the deal (the unit of ``bet_cap``)."""
+    """Chips each player puts in before the deal (the unit of ``bet_cap``; 0 needs ``blinds``)."""
     raise_sizes: tuple[int, ...] = (2, 4)
     """Raise amount in each of the two betting rounds."""
     max_raises_per_round: int | None = 2
     """Raises allowed per round; ``None`` for no limit (then ``bet_cap`` bounds the betting)."""
     bet_cap: int | None = None
     """Most a player may put in, in multiples of ``ante`` (Leduc(4): 4, Leduc(5): 5)."""
+    blinds: tuple[int, ...] | None = None
+    """Forced bets per seat on top of the ante, e.g. RLCard's ``(1, 2)`` with ``ante=0``: seat 0
+    posts the small blind and, as always, opens round one. ``None``: no blinds."""
+    fold_unopposed: bool = False
+    """Whether fold is legal when checking is free (RLCard offers it; OpenSpiel does not)."""
+    second_round_opener: str = "first_seat"
+    """Who opens round two: ``"first_seat"``, the first seat still in from seat 0 (OpenSpiel), or
+    ``"after_closer"``, the next seat still in after the one whose action ended round one
+    (RLCard)."""
 
     def __post_init__(self) -> None:
         def positive_int(name: str, value: Any) -> None:
@@ -66,7 +102,8 @@ class LeducConfig(GameConfig):
 
         positive_int("num_ranks", self.num_ranks)
         positive_int("num_suits", self.num_suits)
-        positive_int("ante", self.ante)
+        if not isinstance(self.ante, int) or isinstance(self.ante, bool) or self.ante < 0:
+            raise ConfigError(f"ante must be an integer >= 0, got {self.ante!r}")
         if not isinstance(self.num_players, int) or self.num_players < 2:
             raise ConfigError(f"num_players must be an integer >= 2, got {self.num_players!r}")
         if self.num_ranks * self.num_suits < self.num_players + 1:
@@ -88,26 +125,74 @@ class LeducConfig(GameConfig):
             positive_int("bet_cap", self.bet_cap)
         if self.max_raises_per_round is None and self.bet_cap is None:
             raise ConfigError("max_raises_per_round=None needs a bet_cap to bound the betting")
+        self._check_blinds()
+        if not isinstance(self.fold_unopposed, bool):
+            raise ConfigError(f"fold_unopposed must be True or False, got {self.fold_unopposed!r}")
+        if self.second_round_opener not in _OPENERS:
+            raise ConfigError(
+                f"second_round_opener must be one of {_OPENERS}, got {self.second_round_opener!r}"
+            )
+
+    def _check_blinds(self) -> None:
+        blinds = self.blinds
+        if blinds is not None:
+            if not isinstance(blinds, tuple) or len(blinds) != self.num_players:
+                raise ConfigError(
+                    f"blinds must be None or a tuple of one forced bet per seat "
+                    f"({self.num_players}), got {blinds!r}"
+                )
+            for b in blinds:
+                if not isinstance(b, int) or isinstance(b, bool) or b < 0:
+                    raise ConfigError(f"each blind must be an integer >= 0, got {blinds!r}")
+        if self.ante == 0:
+            if blinds is None or not any(blinds):
+                raise ConfigError("ante=0 needs blinds: someone must put chips in before the deal")
+            if self.bet_cap is not None:
+                raise ConfigError("bet_cap counts antes, so it needs ante >= 1")
+        elif self.bet_cap is not None:
+            cap = self.bet_cap * self.ante
+            if max(self.initial_contributions()) > cap:
+                raise ConfigError(f"the blinds {blinds!r} put a seat above bet_cap * ante = {cap}")
+
+    def initial_contributions(self) -> tuple[int, ...]:
+        """Chips each seat has in before the first decision: the ante plus its blind."""
+        if self.blinds is None:
+            return (self.ante,) * self.num_players
+        return tuple(self.ante + b for b in self.blinds)
 
     @property
     def deck_size(self) -> int:
         return self.num_ranks * self.num_suits
 
+    @property
+    def big_blind(self) -> int:
+        """The unit of money: the largest blind (RLCard divides payoffs by it), else the ante."""
+        return max(self.blinds) if self.blinds is not None and any(self.blinds) else self.ante
+
     def raises_bound(self) -> int:
         """The most raises one round can hold under these rules."""
         bound = self.max_raises_per_round if self.max_raises_per_round is not None else 10**9
         if self.bet_cap is not None:
+            # Every contribution starts at the ante or above, and each raise lifts the top.
             room = self.bet_cap * self.ante - self.ante
             bound = min(bound, room // min(self.raise_sizes))
         return bound
 
     def max_contribution(self) -> int:
         """The most chips one player can put in over the whole hand."""
-        total = self.ante + sum(self.raises_bound() * size for size in self.raise_sizes)
+        start = max(self.initial_contributions())
+        total = start + sum(self.raises_bound() * size for size in self.raise_sizes)
         if self.bet_cap is not None:
             total = min(total, self.bet_cap * self.ante)
         return total
 
+
+_RLCARD: dict[str, Any] = {
+    "ante": 0,
+    "blinds": (1, 2),
+    "fold_unopposed": True,
+    "second_round_opener": "after_closer",
+}
 
 LEDUC_VARIANTS: dict[str, dict[str, Any]] = {
     # Each player may put in at most 4 (5) antes, with no other limit on raises.
@@ -115,6 +200,10 @@ LEDUC_VARIANTS: dict[str, dict[str, Any]] = {
     "leduc5": {"max_raises_per_round": None, "bet_cap": 5, "raise_sizes": (1, 1)},
     # The BUFP paper's 5-Leduc: five ranks, ten cards, otherwise standard Leduc.
     "5leduc": {"num_ranks": 5},
+    # RLCard's Leduc (see the module docstring): blinds 1/2, the small blind (seat 0) first.
+    "rlcard": dict(_RLCARD),
+    # 5-Leduc as the BUFP paper ran it, on RLCard's rules.
+    "5leduc_rlcard": {**_RLCARD, "num_ranks": 5},
 }
 """Parameter sets of the papers' games: ``load_game("leduc_holdem", **LEDUC_VARIANTS[name])``."""
 
@@ -137,6 +226,7 @@ class LeducState(State):
         "_betting",
         "_history",
         "_over",
+        "_closer",
     )
 
     def __init__(self, game: LeducHoldem) -> None:
@@ -147,7 +237,7 @@ class LeducState(State):
         self._cards: list[int] = []
         self._public = -1
         self._round = 0
-        self._contrib = [cfg.ante] * self._n
+        self._contrib = list(game._initial_contrib)
         self._folded = [False] * self._n
         self._pending = self._n  # players still to act this round
         self._player = CHANCE
@@ -155,6 +245,7 @@ class LeducState(State):
         self._betting: list[list[int]] = [[], []]
         self._history: list[int] = []
         self._over = False
+        self._closer = -1  # the seat whose action ended round one
 
     # Protocol --------------------------------------------------------------------------------
 
@@ -168,7 +259,7 @@ class LeducState(State):
         if p == CHANCE:
             return [c for c in range(self._cfg.deck_size) if c not in self._dealt()]
         top = max(self._contrib)
-        actions = [FOLD, CALL] if self._contrib[p] < top else [CALL]
+        actions = [FOLD, CALL] if self._contrib[p] < top or self._cfg.fold_unopposed else [CALL]
         if self._can_raise(top):
             actions.append(RAISE)
         return actions
@@ -233,6 +324,7 @@ class LeducState(State):
         elif self._pending == 0:
             if self._round == 0:
                 self._player = CHANCE
+                self._closer = p
             else:
                 self._finish()
         else:
@@ -241,7 +333,8 @@ class LeducState(State):
     def _start_round(self) -> None:
         self._raises = 0
         self._pending = self._n - sum(self._folded)
-        self._player = self._next_in_hand(0)
+        after_closer = self._cfg.second_round_opener == "after_closer"
+        self._player = self._next_in_hand(self._closer + 1 if after_closer else 0)
 
     def _next_in_hand(self, seat: int) -> int:
         for k in range(self._n):
@@ -331,6 +424,7 @@ class LeducState(State):
         c._betting = [list(self._betting[0]), list(self._betting[1])]
         c._history = list(self._history)
         c._over = self._over
+        c._closer = self._closer
         return c
 
 
@@ -354,6 +448,7 @@ class LeducHoldem(Game):
         # Enough action slots for the longest round: every raise answered by everyone else.
         self._slots_per_round = (cfg.raises_bound() + 1) * cfg.num_players
         self._max_contribution = cfg.max_contribution()
+        self._initial_contrib = cfg.initial_contributions()
         self._layout = TensorLayout(_layout_fields(cfg, self._slots_per_round))
         self._offsets = {f.name: self._layout.slice(f.name).start for f in self._layout.fields}
 

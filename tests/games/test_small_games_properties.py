@@ -19,6 +19,9 @@ GAME_SETTINGS = [
     ("leduc_holdem", {"num_players": 3}),
     ("leduc_holdem", {"num_ranks": 4, "num_suits": 3, "raise_sizes": (1, 3)}),
     ("leduc_holdem", {"max_raises_per_round": 3, "ante": 2}),
+    ("leduc_holdem", {"num_players": 3, "blinds": (0, 1, 2), "fold_unopposed": True,
+                      "second_round_opener": "after_closer"}),
+    ("leduc_holdem", {"blinds": (1, 2), "max_raises_per_round": None, "bet_cap": 6}),
     *[("leduc_holdem", params) for params in LEDUC_VARIANTS.values()],
 ]
 IDS = [f"{name}-{params}" for name, params in GAME_SETTINGS]

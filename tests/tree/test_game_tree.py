@@ -45,7 +45,9 @@ def test_documented_variant_sizes():
         variant: build(load_game("leduc_holdem", **params)).summary()["histories"]
         for variant, params in LEDUC_VARIANTS.items()
     }
-    assert sizes == {"leduc4": 9637, "leduc5": 15577, "5leduc": 55361}
+    assert sizes == {
+        "leduc4": 9637, "leduc5": 15577, "5leduc": 55361, "rlcard": 10717, "5leduc_rlcard": 62741,
+    }
 
 
 def test_tree_rows_agree_with_the_game():
