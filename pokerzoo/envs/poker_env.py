@@ -10,8 +10,8 @@ The env enforces its invariants once, in its own ``step`` (no stack of PettingZo
 
 Hooks for games with hidden models (unknown-environment games) and for subclasses:
 
-* chance: ``state.sample_chance_outcome(rng)`` if the state has it (it must follow the same
-  distribution as ``state.chance_outcomes()``), else a draw from ``state.chance_outcomes()``;
+* chance: ``state.sample_chance_outcome(rng)`` (every state has it; it follows
+  ``state.chance_outcomes()``, and games override it where a faster draw exists);
 * terminal rewards: ``state.sample_returns(rng)`` if the state has it (rewards drawn from the
   game's reward model), else ``state.returns()``;
 * ``reset(options={"resample_environment": True})`` calls ``game.resample_environment(rng)``
@@ -361,19 +361,9 @@ def tensor_bounds(game: Game) -> tuple[float, float]:
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:
-    """A chance outcome of ``state``: ``state.sample_chance_outcome(rng)`` if the state has it,
-    else a draw from ``state.chance_outcomes()``."""
-    sampler = getattr(state, "sample_chance_outcome", None)
-    if sampler is not None:
-        return int(sampler(rng))
-    outcomes = state.chance_outcomes()
-    u = rng.random()
-    total = 0.0
-    for outcome, prob in outcomes:
-        total += prob
-        if u < total:
-            return outcome
-    return outcomes[-1][0]  # float rounding left u above the last partial sum
+    """A chance outcome of ``state`` drawn with ``rng`` (``State.sample_chance_outcome``: games
+    with uniform deals make it cheap, unknown-environment games draw from their model)."""
+    return int(state.sample_chance_outcome(rng))
 
 
 def terminal_returns(state: State, rng: np.random.Generator) -> list[float]:
