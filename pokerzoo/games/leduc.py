@@ -16,8 +16,12 @@ Rules (defaults give OpenSpiel's ``leduc_poker`` tree exactly, 9,457 histories):
 * Between the rounds one public card is dealt. At the showdown a pair with the public card beats
   any unpaired hand, otherwise the higher rank wins; ties split the pot.
 
-Named variants (``LEDUC_VARIANTS``) reproduce the papers' Leduc(4), Leduc(5) and 5-Leduc, and
-RLCard's Leduc (``"rlcard"``, ``"5leduc_rlcard"``); see ``docs`` of each for its tree size.
+Named variants (``LEDUC_VARIANTS``): the papers' 5-Leduc, RLCard's Leduc (``"rlcard"``,
+``"5leduc_rlcard"``), and our reading of Leduc(4)/Leduc(5) ("each player bids at most 4 or 5
+times the big blind"): 9,637 / 15,577 histories. The papers report 9,435 / 34,776 (PSRLCFR) and
+9,652 / 34,438 (VCFR); no rule set we tried (blinds or antes, cap units, fixed, variable or pot
+raises, raise limits, round-two opener, counting with or without chance and terminal nodes)
+gives either pair, and the two papers disagree with each other.
 
 RLCard's Leduc hold'em (rlcard 1.2, ``rlcard/games/leducholdem`` on ``limitholdem``'s round),
 which the ``"rlcard"`` variant plays:
@@ -195,7 +199,8 @@ _RLCARD: dict[str, Any] = {
 }
 
 LEDUC_VARIANTS: dict[str, dict[str, Any]] = {
-    # Each player may put in at most 4 (5) antes, with no other limit on raises.
+    # Each player may put in at most 4 (5) antes, with no other limit on raises (our reading;
+    # see the module docstring for why the papers' counts differ).
     "leduc4": {"max_raises_per_round": None, "bet_cap": 4, "raise_sizes": (1, 1)},
     "leduc5": {"max_raises_per_round": None, "bet_cap": 5, "raise_sizes": (1, 1)},
     # The BUFP paper's 5-Leduc: five ranks, ten cards, otherwise standard Leduc.
