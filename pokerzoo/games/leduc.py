@@ -69,6 +69,7 @@ from pokerzoo.games.registry import register_game
 FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "fold", CALL: "call", RAISE: "raise"}
 _OPENERS = ("first_seat", "after_closer")
+_TENSOR_CACHE_SIZE = 200_000  # information states kept per game (a few MB at most)
 
 
 @dataclass(frozen=True)
@@ -376,6 +377,18 @@ class LeducState(State):
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
         p = self._player_or_current(player)
+        # The tensor is a function of the information state, and Leduc has few of them: envs
+        # ask for one every step, so each is built once per game and copied out after.
+        key = self.information_state_key(p)
+        cache = self.game._tensor_cache
+        cached = cache.get(key)
+        if cached is None:
+            cached = self._build_tensor(p)
+            if len(cache) < _TENSOR_CACHE_SIZE:
+                cache[key] = cached
+        return cached.copy()
+
+    def _build_tensor(self, p: int) -> np.ndarray:
         game = self.game
         t = game.information_state_layout.new()
         o = game._offsets
@@ -456,6 +469,11 @@ class LeducHoldem(Game):
         self._initial_contrib = cfg.initial_contributions()
         self._layout = TensorLayout(_layout_fields(cfg, self._slots_per_round))
         self._offsets = {f.name: self._layout.slice(f.name).start for f in self._layout.fields}
+        self._tensor_cache: dict[Hashable, np.ndarray] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The tensor cache is rebuilt on demand; pickles stay small.
+        return {**self.__dict__, "_tensor_cache": {}}
 
     @property
     def num_players(self) -> int:
