@@ -20,11 +20,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.agents.cfr_kernels import run_iterations, sweep_layout, work_arrays
+from pokerzoo.agents.cfr_kernels import kernel_arrays, run_iterations
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.sequence_form import sequence_form
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -86,29 +87,33 @@ class CFRSolver(TabularSolver):
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
-        self._inner, self._terminal, self._edge_probs = sweep_layout(self.tree)
-        self._work = work_arrays(len(self._inner[0]), *shape)
+        mask = self.tree.infoset_mask
+        self._sigma = mask / mask.sum(axis=1, keepdims=True)
+        self.sequence_form = sequence_form(self.tree)
+        self._kernel_arrays = kernel_arrays(self.sequence_form, mask)
+        self._x = np.zeros(self.sequence_form.num_sequences)
+        self._q = np.zeros(self.sequence_form.num_sequences)
 
     @property
     def sigma(self) -> np.ndarray:
         """The current (regret-matching) strategy, ``[num_infosets, num_actions]``."""
-        return self._edge_probs[: self.regrets.size].reshape(self.regrets.shape)
+        return self._sigma
 
     @sigma.setter
     def sigma(self, value: np.ndarray) -> None:
-        self._edge_probs[: self.regrets.size] = np.asarray(value, dtype=np.float64).ravel()
+        self._sigma[...] = np.asarray(value, dtype=np.float64).reshape(self._sigma.shape)
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
         if not self._check_units(n):
             return
-        tree, cfg = self.tree, self.config
+        cfg = self.config
         alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
         run_iterations(
-            self._inner, self._terminal, tree.infoset_player, tree.infoset_mask, self.regrets,
-            self.strategy_sum, self._edge_probs, *self._work, self._iteration + 1, n,
-            tree.num_players, cfg.alternating_updates, cfg.regret_matching_plus,
-            cfg.linear_averaging, alpha, beta, gamma, cfg.discount is not None,
+            *self._kernel_arrays, self.regrets, self.strategy_sum, self._sigma.reshape(-1),
+            self._x, self._q, self._iteration + 1, n, cfg.alternating_updates,
+            cfg.regret_matching_plus, cfg.linear_averaging, alpha, beta, gamma,
+            cfg.discount is not None,
         )
         self._iteration += n
 

@@ -9,7 +9,7 @@ from pokerzoo import load_game
 from pokerzoo.agents.base import CheckpointError
 from pokerzoo.agents.cfr import CFR, CFRPlus, CFRSolver
 from pokerzoo.agents.registry import make_agent
-from pokerzoo.evaluation import exploitability
+from pokerzoo.evaluation import exploitability, nash_conv
 from pokerzoo.games import ConfigError
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -45,6 +45,17 @@ def test_leduc_after_50_iterations_matches_openspiel(ours, theirs):
     assert exploitability(solver.tree, solver.average_policy()) == pytest.approx(
         expected, abs=1e-9
     )
+
+
+def test_three_player_kuhn_after_200_iterations_matches_openspiel():
+    solver = CFR(load_game("kuhn_poker", num_players=3))
+    solver.iterate(200)
+    game = pyspiel.load_game("kuhn_poker(players=3)")
+    theirs = pyspiel.CFRSolver(game)
+    for _ in range(200):
+        theirs.evaluate_and_update_policy()
+    expected = pyspiel.nash_conv(game, theirs.average_policy())
+    assert nash_conv(solver.tree, solver.average_policy()) == pytest.approx(expected, abs=1e-9)
 
 
 def test_three_player_kuhn_and_simultaneous_updates_converge():
