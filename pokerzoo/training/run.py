@@ -188,6 +188,10 @@ def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
                 f"{out} holds a different run ({previous_identity}); pick another --out or "
                 "delete the folder"
             )
+        # A run killed while writing leaves its half-written temporary files (the files they
+        # were to replace are intact, since writes end with a rename); they are ours to remove.
+        for stale in out.glob("tmp*.tmp"):
+            stale.unlink(missing_ok=True)
         if (out / "checkpoint.pt").exists():
             agent.load(out / "checkpoint.pt")
             return True
