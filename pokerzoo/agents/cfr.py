@@ -25,7 +25,6 @@ from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
-from pokerzoo.tree.sequence_form import sequence_form
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -89,7 +88,7 @@ class CFRSolver(TabularSolver):
         self.strategy_sum = np.zeros(shape)
         mask = self.tree.infoset_mask
         self._sigma = mask / mask.sum(axis=1, keepdims=True)
-        self.sequence_form = sequence_form(self.tree)
+        self.sequence_form = self.tree.sequence_form
         self._kernel_arrays = kernel_arrays(self.sequence_form, mask)
         self._x = np.zeros(self.sequence_form.num_sequences)
         self._q = np.zeros(self.sequence_form.num_sequences)

@@ -2,8 +2,10 @@
 
 Every function takes a ``GameTree`` and a policy: a ``TabularPolicy``, an ``[n_infosets,
 n_actions]`` array aligned with the tree, or anything answering ``action_probabilities(state)``
-(which is tabularised first). The sweeps are compiled with numba over the tree's flat arrays:
-one forward pass for reach probabilities, one reverse pass per depth for values.
+(which is tabularised first). Values sweep the tree's flat arrays (one forward pass for reach
+probabilities, one reverse pass per depth); best responses and NashConv use the tree's sequence
+form (one pass over the merged terminal payoffs, one bottom-up pass over infosets), compiled
+with numba. The history sweep for best responses stays as an independent check in the tests.
 
 Conventions: ``exploitability = nash_conv / num_players`` (OpenSpiel's). The VCFR and PSRLCFR
 papers report the *sum* of the best-response gains, i.e. ``nash_conv``.
@@ -19,6 +21,7 @@ import numpy as np
 from pokerzoo.games.base import CHANCE, TERMINAL
 from pokerzoo.policy import as_state_policy
 from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.sequence_form import fill_realization
 from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 
 
@@ -86,6 +89,55 @@ def _expected_values(parent, player, infoset, action, chance_prob, probs, utilit
         for q in range(num_players):
             values[par, q] += w * values[node, q]
     return values[0]
+
+
+@numba.njit(cache=True)
+def _sequence_best_responses(
+    player_infosets, player_offsets, parent_sequence, infoset_mask, payoff_sequences,
+    payoff_coef, sigma_flat,
+):
+    """Each player's best-response value, pure best action per infoset, and on-policy value.
+
+    Sequence form (see ``pokerzoo.tree.sequence_form``): the others' realization plans weight
+    the merged terminal payoffs into ``q`` of the responder's sequences, then a bottom-up pass
+    over the responder's infosets keeps the best action's ``q`` and adds it to the parent
+    sequence; the empty sequence ends with the best-response value. Ties go to the lowest action.
+    """
+    num_players = player_offsets.shape[0] - 1
+    num_infosets, num_actions = infoset_mask.shape
+    empty = num_infosets * num_actions
+    x = np.zeros(empty + 1)
+    x[empty] = 1.0
+    for r in range(num_players):
+        fill_realization(
+            player_infosets[player_offsets[r] : player_offsets[r + 1]], parent_sequence,
+            sigma_flat, num_actions, x,
+        )
+    q = np.zeros(empty + 1)
+    br_values = np.zeros(num_players)
+    on_policy = np.zeros(num_players)
+    best_action = np.zeros(num_infosets, dtype=np.int64)
+    for p in range(num_players):
+        q[:] = 0.0
+        for k in range(payoff_sequences.shape[0]):
+            value = payoff_coef[p, k]
+            for r in range(num_players):
+                if r != p:
+                    value *= x[payoff_sequences[k, r]]
+            own = payoff_sequences[k, p]
+            q[own] += value
+            on_policy[p] += value * x[own]
+        for k in range(player_offsets[p + 1] - 1, player_offsets[p] - 1, -1):
+            iset = player_infosets[k]
+            row = iset * num_actions
+            best = -1
+            for a in range(num_actions):
+                if infoset_mask[iset, a] and (best < 0 or q[row + a] > q[row + best]):
+                    best = a
+            best_action[iset] = best
+            q[parent_sequence[iset]] += q[row + best]
+        br_values[p] = q[empty]
+    return br_values, best_action, on_policy
 
 
 @numba.njit(cache=True)
@@ -179,7 +231,19 @@ class BestResponse:
     """``policy`` with the best responder's rows replaced by the pure best response."""
 
 
-def _all_best_responses(tree: GameTree, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _all_best_responses(
+    tree: GameTree, probs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Best-response values, best actions and on-policy values, from the sequence form."""
+    form = tree.sequence_form
+    return _sequence_best_responses(
+        form.player_infosets, form.player_offsets, form.parent_sequence, tree.infoset_mask,
+        form.payoff_sequences, form.payoff_coef, probs.reshape(-1),
+    )
+
+
+def _history_best_responses(tree: GameTree, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The same best responses by a sweep over histories (kept as an independent check)."""
     reach = _reach(
         tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob, probs,
         tree.num_players,
@@ -195,7 +259,7 @@ def best_response(tree: GameTree, policy: object, player: int) -> BestResponse:
     if not 0 <= player < tree.num_players:
         raise ValueError(f"player must be in 0..{tree.num_players - 1}, got {player}")
     probs = policy_array(tree, policy)
-    values, best = _all_best_responses(tree, probs)
+    values, best, _ = _all_best_responses(tree, probs)
     response = probs.copy()
     rows = tree.infosets_of(player)
     response[rows] = 0.0
@@ -210,9 +274,7 @@ def best_response_values(tree: GameTree, policy: object) -> np.ndarray:
 
 def nash_conv(tree: GameTree, policy: object) -> float:
     """Sum over players of what a best response gains over ``policy``'s own value."""
-    probs = policy_array(tree, policy)
-    br_values = _all_best_responses(tree, probs)[0]
-    on_policy = expected_values(tree, probs)
+    br_values, _, on_policy = _all_best_responses(tree, policy_array(tree, policy))
     return float(np.sum(br_values - on_policy))
 
 

@@ -8,13 +8,17 @@ it, so one forward sweep computes reach probabilities and one reverse sweep comp
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
+
+if TYPE_CHECKING:
+    from pokerzoo.tree.sequence_form import SequenceForm
 
 
 @dataclass
@@ -59,6 +63,13 @@ class GameTree:
     @property
     def num_nodes(self) -> int:
         return len(self.parent)
+
+    @functools.cached_property
+    def sequence_form(self) -> SequenceForm:
+        """The tree's ``SequenceForm``, built on first use and kept (the tree is not mutated)."""
+        from pokerzoo.tree.sequence_form import sequence_form
+
+        return sequence_form(self)
 
     @property
     def num_infosets(self) -> int:

@@ -79,3 +79,24 @@ def test_any_state_policy_is_tabularised():
         exploitability(tree, 42)
     with pytest.raises(ValueError, match="illegal action"):
         exploitability(tree, lambda s: {0: 1.0})  # fold is not always legal
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("kuhn_poker", {}), ("kuhn_poker", {"num_players": 3}), ("leduc_holdem", {}),
+     ("unknown_leduc_holdem", {"seed": 1})],
+)
+def test_sequence_form_best_responses_equal_the_history_sweep(name, params):
+    from pokerzoo.evaluation.exact import _all_best_responses, _history_best_responses
+
+    tree = build(load_game(name, **params))
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        probs = rng.random(tree.infoset_mask.shape) ** 3 * tree.infoset_mask
+        probs /= probs.sum(axis=1, keepdims=True)
+        values, best, on_policy = _all_best_responses(tree, probs)
+        history_values, history_best = _history_best_responses(tree, probs)
+        np.testing.assert_allclose(values, history_values, atol=1e-12)
+        np.testing.assert_allclose(on_policy, expected_values(tree, probs), atol=1e-12)
+        # Random policies leave no exact ties, so the chosen actions agree too.
+        assert np.array_equal(best, history_best)
