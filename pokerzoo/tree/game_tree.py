@@ -8,7 +8,9 @@ it, so one forward sweep computes reach probabilities and one reverse sweep comp
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -132,6 +134,11 @@ def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTre
             unknown-environment game: its true model).
         max_nodes: refuse trees larger than this (hold'em does not fit).
 
+    An unknown-environment game walks its states once per base game; the tree of any other
+    model (or of a resampled d*) then only takes that model's chance probabilities and expected
+    rewards (about 0.2 ms for Leduc against 60 ms for a walk). Such trees share their structure
+    arrays, so treat trees as read-only.
+
     Raises:
         ValueError: if the tree exceeds ``max_nodes`` or an information set spans depths.
     """
@@ -140,6 +147,20 @@ def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTre
         if with_model is None:
             raise TypeError(f"{game!r} has no environment model to replace")
         game = with_model(model)
+    structure = getattr(game, "structure", None)
+    if structure is not None and hasattr(game, "true_model"):
+        # Unknown-environment games: every model has the same histories, so the states are
+        # walked once per base game and each model only fills in its numbers.
+        template = _MODEL_TEMPLATES.get(structure)
+        if template is None:
+            template = _ModelTemplate(_build_from_states(game, None, max_nodes), structure)
+            _MODEL_TEMPLATES[structure] = template
+        return template.tree_for(game, model)
+    return _build_from_states(game, model, max_nodes)
+
+
+def _build_from_states(game: Game, model: Any, max_nodes: int) -> GameTree:
+    """Walk ``game``'s states breadth-first and record every history (``build``'s slow path)."""
     n_players = game.num_players
     n_actions = game.num_distinct_actions
 
@@ -254,3 +275,42 @@ def _add_child(
     depth.append(depth[index] + 1)
     action.append(a)
     chance_prob.append(prob)
+
+
+class _ModelTemplate:
+    """The histories of an unknown-environment game, and where each model's numbers go.
+
+    ``chance_children[k]`` is the node reached by chance edge ``slots[k]`` of the model
+    structure, ``terminals[k]`` the node of terminal index ``terminal_ids[k]``.
+    """
+
+    def __init__(self, tree: GameTree, structure: Any) -> None:
+        self.tree = tree
+        histories: list[tuple[int, ...]] = [()]
+        for node in range(1, tree.num_nodes):
+            histories.append((*histories[tree.parent[node]], int(tree.action[node])))
+        parent_player = np.full(tree.num_nodes, TERMINAL, dtype=np.int64)
+        parent_player[1:] = tree.player[tree.parent[1:]]
+        self.chance_children = np.flatnonzero(parent_player == CHANCE)
+        self.slots = np.array(
+            [structure.edge_index[histories[n]] for n in self.chance_children], dtype=np.int64
+        )
+        self.terminals = np.flatnonzero(tree.player == TERMINAL)
+        self.terminal_ids = np.array(
+            [structure.terminal_index[histories[n]] for n in self.terminals], dtype=np.int64
+        )
+
+    def tree_for(self, game: Any, model: Any) -> GameTree:
+        """The tree of ``game`` (which deals and pays with its ``true_model``)."""
+        numbers = game.true_model
+        chance_prob = self.tree.chance_prob.copy()
+        chance_prob[self.chance_children] = numbers.chance_probs[self.slots]
+        utilities = np.zeros_like(self.tree.utilities)
+        utilities[self.terminals] = numbers.expected_returns[self.terminal_ids]
+        # The structure arrays are shared between the trees of one game: trees are read-only.
+        return dataclasses.replace(
+            self.tree, game=game, chance_prob=chance_prob, utilities=utilities, model=model
+        )
+
+
+_MODEL_TEMPLATES: weakref.WeakKeyDictionary[Any, _ModelTemplate] = weakref.WeakKeyDictionary()

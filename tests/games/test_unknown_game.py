@@ -81,6 +81,30 @@ def test_tree_is_the_base_tree_with_the_models_numbers(base: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "params"), [("unknown_kuhn_poker", {}), ("unknown_leduc_holdem", {"base": "leduc4"})]
+)
+def test_trees_of_other_models_equal_a_fresh_walk_of_the_states(name: str, params: dict) -> None:
+    from pokerzoo.tree.game_tree import _build_from_states
+
+    game = load_game(name, seed=3, **params)
+    rng = np.random.default_rng(4)
+    models = [None, game.prior.sample(game.structure, rng), game.prior.sample(game.structure, rng)]
+    for model in models:
+        tree = build(game, model=model)
+        walked = _build_from_states(game if model is None else game.with_model(model), model, 10**7)
+        assert tree.model is model
+        assert tree.game.true_model is (game.true_model if model is None else model)
+        for name_ in ("parent", "player", "infoset", "action", "chance_prob", "utilities",
+                      "first_child", "num_children", "infoset_mask", "infoset_node"):
+            np.testing.assert_array_equal(getattr(tree, name_), getattr(walked, name_))
+        assert tree.infoset_keys == walked.infoset_keys
+    # A resampled d* gives a tree with the new numbers.
+    before = build(game)
+    game.resample_environment(rng)
+    assert not np.array_equal(build(game).utilities, before.utilities)
+
+
+@pytest.mark.parametrize(
     ("name", "base"), [("unknown_kuhn_poker", "kuhn"), ("unknown_leduc_holdem", "leduc")]
 )
 def test_exploitability_in_the_base_games_own_model_is_the_base_games(name: str, base: str) -> None:
