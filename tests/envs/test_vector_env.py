@@ -8,6 +8,7 @@ import pytest
 from pokerzoo import IllegalActionError, load_game
 from pokerzoo.envs import VectorPokerEnv
 from pokerzoo.games.base import CHANCE, TERMINAL
+from pokerzoo.games.leduc import LEDUC_VARIANTS
 
 GAMES = [
     ("kuhn_poker", {}),
@@ -16,6 +17,14 @@ GAMES = [
     ("leduc_holdem", {"num_players": 3}),
     ("leduc_holdem", {"max_raises_per_round": None, "bet_cap": 4, "raise_sizes": (1, 1)}),
     ("leduc_holdem", {"num_ranks": 5, "ante": 2, "raise_sizes": (3, 5)}),
+    # Blinds: RLCard's rules, and three players where seat 0 is the button and opens while
+    # seats 1 and 2 post the blinds on top of the antes.
+    ("leduc_holdem", LEDUC_VARIANTS["rlcard"]),
+    ("leduc_holdem", LEDUC_VARIANTS["5leduc_rlcard"]),
+    ("leduc_holdem",
+     {"num_players": 3, "blinds": (0, 1, 2), "second_round_opener": "after_closer"}),
+    ("leduc_holdem", {"blinds": (1, 2), "fold_unopposed": True, "max_raises_per_round": None,
+                      "bet_cap": 6}),
 ]
 
 

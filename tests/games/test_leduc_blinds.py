@@ -11,7 +11,6 @@ from rlcard.games.base import Card
 from rlcard.games.leducholdem import Game as RLCardLeduc
 
 from pokerzoo import load_game
-from pokerzoo.envs import VectorPokerEnv
 from pokerzoo.envs.vector_backends import LeducArrays
 from pokerzoo.games.base import CHANCE, TERMINAL, ConfigError
 from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, RAISE, LeducConfig
@@ -200,52 +199,7 @@ def test_random_hands_match_rlcard(num_ranks: int):
 
 # --- the numpy batched backend ------------------------------------------------------------------
 
-BLINDS_GAMES = [
-    RLCARD,
-    LEDUC_VARIANTS["5leduc_rlcard"],
-    # Three players: seat 0 is the button and opens, seats 1 and 2 post the blinds, plus antes.
-    {"num_players": 3, "blinds": (0, 1, 2), "second_round_opener": "after_closer"},
-    {"blinds": (1, 2), "fold_unopposed": True, "max_raises_per_round": None, "bet_cap": 6},
-]
-
-
-@pytest.mark.parametrize("params", BLINDS_GAMES)
-def test_array_backend_plays_the_blinds_rules(params: dict) -> None:
-    game = load_game("leduc_holdem", **params)
-    n = game.num_players
-    venv = VectorPokerEnv(game, num_envs=48, seed=5, final_observations=True)
-    assert venv.backend == "arrays"
-    obs, mask, player = venv.reset()
-
-    def new_state(deal):
-        state = game.new_initial_state()
-        for card in deal[:n]:
-            state.apply_action(int(card))
-        return state
-
-    states = [new_state(d) for d in venv.deals()]
-    rng = np.random.default_rng(1)
-    finished = 0
-    for _ in range(60):
-        for i, state in enumerate(states):
-            assert state.current_player() == player[i]
-            np.testing.assert_array_equal(mask[i], state.legal_actions_mask())
-            np.testing.assert_allclose(obs[i], state.information_state_tensor(int(player[i])))
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        pending = venv.deals()
-        result = venv.step(actions)
-        for i, state in enumerate(states):
-            state.apply_action(int(actions[i]))
-            if state.current_player() == CHANCE:
-                state.apply_action(int(pending[i][n]))
-            assert result.done[i] == (state.current_player() == TERMINAL)
-            if result.done[i]:
-                finished += 1
-                np.testing.assert_allclose(result.rewards[i], state.returns())
-        new = venv.deals()
-        states = [new_state(new[i]) if result.done[i] else s for i, s in enumerate(states)]
-        obs, mask, player = result.obs, result.mask, result.player
-    assert finished > 100
+# The blinds settings replay through the array backend in tests/envs/test_vector_env.py.
 
 
 def test_array_backend_knows_every_config_field():
