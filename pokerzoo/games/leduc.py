@@ -30,10 +30,14 @@ raises also information sets and sequences), or with each terminal's two reward 
 nodes, with card-level (6 x 5 deals, 4 boards) or rank-level (3 x 3 deals, 3 boards, or 2 after
 a pair) dealing, with and without the dealing nodes. Two clues for whoever finds the authors'
 generator: the VCFR counts are both 4 + 9 * R (R = 1,072 and 3,826), the shape of rank-level
-dealing with a root and three first-card nodes; the PSRLCFR counts fit no common c + 9R or c +
-30R, so their subtrees differ between deals. From cap 4 to cap 5 the papers' trees grow 3.6-3.7
-times; no family above grows by that factor at that size (unit raises: 1.6 times, no-limit:
-2.1-2.9 times, per-round no-limit caps: 4.5-6 times).
+dealing with a root and three first-card nodes. Both are also 13 modulo 27 (13 + 27 * 357 and
+13 + 27 * 1,275; their difference is 2 * 17 * 3^6), the shape of all three ranks dealt up front
+(1 + 3 + 9 chance nodes) over 27 two-round betting trees of 357 and 1,275 histories; none of the
+families above, nor no-limit bets that may only be called or folded, gives 357 and 1,275 at
+consecutive caps. The PSRLCFR counts fit no common c + 9R or c + 30R, so their subtrees differ
+between deals. From cap 4 to cap 5 the papers' trees grow 3.6-3.7 times; no family above grows
+by that factor at that size (unit raises: 1.6 times, no-limit: 2.1-2.9 times, per-round
+no-limit caps: 4.5-6 times).
 
 RLCard's Leduc hold'em (rlcard 1.2, ``rlcard/games/leducholdem`` on ``limitholdem``'s round),
 which the ``"rlcard"`` variant plays:
