@@ -20,10 +20,11 @@ Named variants (``LEDUC_VARIANTS``): the papers' 5-Leduc, RLCard's Leduc (``"rlc
 ``"5leduc_rlcard"``), and our reading of Leduc(4)/Leduc(5) ("each player bids at most 4 or 5
 times the big blind"): 9,637 / 15,577 histories. The papers report 9,435 / 34,776 (PSRLCFR) and
 9,652 / 34,438 (VCFR), and no rule set we tried gives either pair. Tried, at caps up to 24 chips
-(until a tree outgrew the targets): antes or blinds (1/2, 2/1, 2/4, 3/3), either seat first,
-round two opened by either seat or after the closer, fold offered or not when unopposed; fixed
-raises of 1, 2 or 4 per round with or without a raise limit (1 to 4), no-limit raises to any
-chip or big-blind amount (with and without ACPC's minimum raise and short all-ins, with
+(until a tree outgrew the targets): antes, blinds (1/2, 2/1, 2/4, 3/3) or both, either seat
+first, round two opened by either seat or after the closer, fold offered or not when unopposed;
+fixed raises of 1, 2 or 4 per round with or without a raise limit (1 to 4), menus of fixed
+raises ({1, 2}, {1, 3}, {2, 4}, {1, 2, 3}, {1, 2, 4}, {1, 2, 3, 4} chips), no-limit raises
+to any chip or big-blind amount (with and without ACPC's minimum raise and short all-ins, with
 per-round units), pot fractions with all-in, caps per round or per action instead of per hand.
 Counted as all histories, decision nodes, terminals, decision and terminal nodes without the
 chance nodes, chance and decision nodes (for the fixed raises also information sets and
