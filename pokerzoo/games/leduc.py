@@ -38,8 +38,8 @@ betting trees of 357 and 1,275 histories; none of the families above, nor no-lim
 only be called or folded, gives 357 and 1,275 at consecutive caps. The PSRLCFR counts fit no
 common c + 9R or c + 30R (their difference is 3 x 8,447, a prime), so their subtrees differ
 between deals. From cap 4 to cap 5 the papers' trees grow 3.6-3.7 times; of the families above
-only some raise menus grow by that factor at that size, and they miss the counts (unit raises: 1.6
-times, no-limit: 2.1-2.9 times, per-round no-limit caps: 4.5-6 times).
+only some raise menus grow by that factor at that size, and they miss the counts (unit raises:
+1.6 times, no-limit: 2.1-2.9 times, per-round no-limit caps: 4.5-6 times).
 
 RLCard's Leduc hold'em (rlcard 1.2, ``rlcard/games/leducholdem`` on ``limitholdem``'s round),
 which the ``"rlcard"`` variant plays:
