@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from common import cpu_seconds, rate, table
 
 from pokerzoo import load_game
-from pokerzoo.agents.cfr import CFR
+from pokerzoo.agents.cfr.full_width import CFR
 from pokerzoo.evaluation import nash_conv
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.tree import TabularPolicy, build

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from common import table
 
 from pokerzoo import load_game
-from pokerzoo.agents.cfr import CFR
+from pokerzoo.agents.cfr.full_width import CFR
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.evaluation import nash_conv
 from pokerzoo.evaluation.exact import uniform_policy_array

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerzoo import load_game
-from pokerzoo.agents.cfr import CFR
+from pokerzoo.agents.cfr.full_width import CFR
 from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver
 from pokerzoo.evaluation import exploitability, nash_conv
 from pokerzoo.evaluation.perfect import (

@@ -28,8 +28,8 @@ from bench_nfsp import BENCH_PARAMS
 from common import table
 
 from pokerzoo import load_game
-from pokerzoo.agents.nfsp import NFSP
-from pokerzoo.agents.nfsp_uct import QEvaluator
+from pokerzoo.agents.nfsp.agent import NFSP
+from pokerzoo.agents.nfsp.uct_best_response import QEvaluator
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.components.uct import AdaptiveUCT, UCTConfig
 from pokerzoo.evaluation import nash_conv

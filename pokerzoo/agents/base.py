@@ -18,13 +18,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.errors import CheckpointError
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 CHECKPOINT_FORMAT = "pokerzoo-agent-v1"
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file is missing, corrupt, or belongs to another agent or game."""
 
 
 class Agent(ABC):

@@ -52,10 +52,10 @@ import numpy as np
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
-from pokerzoo.evaluation import perfect_kernels as K
 from pokerzoo.evaluation.perfect import BELIEF_MODES, infoset_sizes, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.kernels import beliefs as K
 from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 
 

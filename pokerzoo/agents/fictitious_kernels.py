@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pokerzoo.evaluation import perfect_kernels as K
+from pokerzoo.tree.kernels import beliefs as K
 
 
 @numba.njit(cache=True)

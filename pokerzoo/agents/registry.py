@@ -32,12 +32,12 @@ class AgentSpec:
 
 
 _AGENTS: dict[str, AgentSpec] = {}
-_FAMILY_MODULES = ("cfr", "mccfr", "fictitious", "nfsp", "vcfr", "deep")
+_FAMILY_MODULES = ("cfr", "fictitious", "nfsp")
 # Where each known agent lives, so building one imports only its family (a CFR run should
 # not pay for importing torch). Names not listed here are found by importing every family.
 _HOME = {
     "cfr": "cfr", "cfr+": "cfr", "lcfr": "cfr", "dcfr": "cfr",
-    "mccfr-os": "mccfr", "mccfr-es": "mccfr",
+    "mccfr-os": "cfr", "mccfr-es": "cfr",
     "xfp": "fictitious", "gxfp": "fictitious", "bufp-x": "fictitious", "bufp-ef": "fictitious",
     "nfsp": "nfsp", "nfsp-per": "nfsp", "nfsp-plt": "nfsp",
 }

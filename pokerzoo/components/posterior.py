@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.games.unknown_model import EnvironmentModel, EpisodeBatch, ModelStructure
-from pokerzoo.games.unknown_priors import Prior, dirichlet_rows, dirichlet_segments
+from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch, ModelStructure
+from pokerzoo.games.unknown.priors import Prior, dirichlet_rows, dirichlet_segments
 
 
 class Posterior:

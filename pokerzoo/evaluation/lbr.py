@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerzoo.evaluation.head_to_head import Z95, sample_action
-from pokerzoo.games.holdem import HoldemGame
-from pokerzoo.games.holdem_cards import evaluate_7
-from pokerzoo.games.holdem_state import CALL, FOLD, HoldemState
+from pokerzoo.games.holdem.cards import evaluate_7
+from pokerzoo.games.holdem.game import HoldemGame
+from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
 from pokerzoo.policy import StatePolicy, as_state_policy
 
 COMBOS = np.array([(i, j) for i in range(52) for j in range(i + 1, 52)], dtype=np.int64)

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.evaluation import perfect_kernels as K
 from pokerzoo.evaluation.exact import expected_values, exploitability, policy_array
 from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.kernels import beliefs as K
 
 BELIEF_MODES = ("bayes", "uniform")
 """How beliefs are formed at information sets the others and chance never reach:

@@ -26,7 +26,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, uniform_policy_array
-from pokerzoo.games.unknown_model import EnvironmentModel, EpisodeBatch
+from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 from pokerzoo.policy import as_state_policy
 from pokerzoo.tree.game_tree import GameTree, build
 

@@ -15,26 +15,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError, IllegalActionError
+
 CHANCE = -1
 """``current_player()`` of a chance node (OpenSpiel's ``kChancePlayerId``)."""
 TERMINAL = -4
 """``current_player()`` of a terminal state (OpenSpiel's ``kTerminalPlayerId``)."""
-
-
-class IllegalActionError(ValueError):
-    """Raised when an action is applied that is not legal in the current state."""
-
-    def __init__(self, action: Any, legal_actions: Sequence[int], context: str = "") -> None:
-        where = f" in {context}" if context else ""
-        super().__init__(
-            f"illegal action {action!r}{where}; legal actions are {list(legal_actions)}"
-        )
-        self.action = action
-        self.legal_actions = list(legal_actions)
-
-
-class ConfigError(ValueError):
-    """Raised for an unknown game name, an unknown parameter or an invalid parameter value."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 
 from pokerzoo import load_game
 from pokerzoo.agents.base import CheckpointError
-from pokerzoo.agents.cfr import CFR, CFRPlus, CFRSolver
+from pokerzoo.agents.cfr.full_width import CFR, CFRPlus, CFRSolver
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability, nash_conv
 from pokerzoo.games import ConfigError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokerzoo import load_game
-from pokerzoo.agents.cfr import CFR_PRESETS, CFRConfig, CFRSolver
+from pokerzoo.agents.cfr.full_width import CFR_PRESETS, CFRConfig, CFRSolver
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
 from pokerzoo.tree import TabularPolicy

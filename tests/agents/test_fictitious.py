@@ -10,9 +10,9 @@ from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver, FPConfi
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
 from pokerzoo.evaluation.perfect import total_exploitability
-from pokerzoo.evaluation.perfect_kernels import choose
 from pokerzoo.games import ConfigError
 from pokerzoo.tree import TabularPolicy
+from pokerzoo.tree.kernels.beliefs import choose
 
 pyspiel = pytest.importorskip("pyspiel")
 fictitious_play = pytest.importorskip("open_spiel.python.algorithms.fictitious_play")

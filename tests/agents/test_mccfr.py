@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pokerzoo import load_game
-from pokerzoo.agents.mccfr import MCCFRConfig, MCCFRSolver
+from pokerzoo.agents.cfr.mccfr import MCCFRConfig, MCCFRSolver
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
 from pokerzoo.games import ConfigError

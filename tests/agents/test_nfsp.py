@@ -11,10 +11,10 @@ import pytest
 import torch
 
 from pokerzoo import load_game
-from pokerzoo.agents.nfsp import NFSP
-from pokerzoo.agents.nfsp_config import NFSPConfig
-from pokerzoo.agents.nfsp_learner import PlayerLearner
-from pokerzoo.agents.nfsp_selfplay import sample_rows
+from pokerzoo.agents.nfsp.agent import NFSP
+from pokerzoo.agents.nfsp.config import NFSPConfig
+from pokerzoo.agents.nfsp.learner import PlayerLearner
+from pokerzoo.agents.nfsp.selfplay import sample_rows
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import expected_values, exploitability, tabularize
 from pokerzoo.evaluation.head_to_head import head_to_head

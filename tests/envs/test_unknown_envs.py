@@ -12,8 +12,8 @@ from pettingzoo.test import api_test, seed_test
 from pokerzoo import ConfigError
 from pokerzoo.envs import make, unknown_kuhn_poker_v0, unknown_leduc_holdem_v0
 from pokerzoo.envs.unknown_env import UnknownPokerEnv
-from pokerzoo.games.unknown_model import EnvironmentModel
-from pokerzoo.games.unknown_priors import Prior
+from pokerzoo.games.unknown.model import EnvironmentModel
+from pokerzoo.games.unknown.priors import Prior
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation space for each agent"),

@@ -8,7 +8,7 @@ import pytest
 
 from pokerzoo.evaluation.lbr import COMBOS, LocalBestResponse, local_best_response
 from pokerzoo.games import load_game
-from pokerzoo.games.holdem_cards import cards_from_string
+from pokerzoo.games.holdem.cards import cards_from_string
 from pokerzoo.policy import UniformRandomPolicy
 
 

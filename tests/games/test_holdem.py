@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokerzoo.games import CHANCE, TERMINAL, ConfigError, IllegalActionError, load_game
-from pokerzoo.games.holdem_cards import cards_from_string
+from pokerzoo.games.holdem.cards import cards_from_string
 
 FOLD, CALL = 0, 1
 

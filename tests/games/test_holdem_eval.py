@@ -5,7 +5,7 @@ from __future__ import annotations
 import eval7
 import numpy as np
 
-from pokerzoo.games.holdem_cards import (
+from pokerzoo.games.holdem.cards import (
     CARD_STRINGS,
     card_to_string,
     cards_from_string,

@@ -28,7 +28,7 @@ import pytest
 from pokerkit import Automation, BettingStructure, Opening, Street
 
 from pokerzoo.games import load_game
-from pokerzoo.games.holdem_cards import card_to_string
+from pokerzoo.games.holdem.cards import card_to_string
 
 CI_HANDS = 500
 FULL_HANDS = 10_000  # per game and player count: 20,000 per player count

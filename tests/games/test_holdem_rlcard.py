@@ -18,7 +18,7 @@ from rlcard.games.nolimitholdem.judger import NolimitholdemJudger
 from rlcard.games.nolimitholdem.round import Action
 
 from pokerzoo.games import load_game
-from pokerzoo.games.holdem_cards import cards_from_string
+from pokerzoo.games.holdem.cards import cards_from_string
 
 
 def rlcard_game(num_players: int = 2, dealer: int = 0) -> NolimitholdemGame:

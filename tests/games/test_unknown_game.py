@@ -9,12 +9,12 @@ import pytest
 from scipy import stats
 
 from pokerzoo import ConfigError, load_game
-from pokerzoo.agents.cfr import CFRPlus
+from pokerzoo.agents.cfr.full_width import CFRPlus
 from pokerzoo.evaluation import expected_values, exploitability, nash_conv
 from pokerzoo.evaluation.exact import uniform_policy_array
 from pokerzoo.evaluation.unknown import exploitability_in_model, nash_conv_in_model
-from pokerzoo.games.unknown_model import EnvironmentModel, base_model
-from pokerzoo.games.unknown_priors import PokerPayoffsPrior, PSRLCFRPrior, dirichlet_segments
+from pokerzoo.games.unknown.model import EnvironmentModel, base_model
+from pokerzoo.games.unknown.priors import PokerPayoffsPrior, PSRLCFRPrior, dirichlet_segments
 from pokerzoo.tree import build
 
 

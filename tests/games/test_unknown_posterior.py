@@ -8,7 +8,7 @@ import pytest
 from pokerzoo import load_game
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.evaluation.unknown import InteractionRunner
-from pokerzoo.games.unknown_priors import PSRLCFRPrior
+from pokerzoo.games.unknown.priors import PSRLCFRPrior
 
 
 def test_posterior_mean_converges_to_d_star_on_kuhn() -> None:

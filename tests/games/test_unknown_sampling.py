@@ -10,7 +10,7 @@ from pokerzoo import load_game
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.envs import unknown_kuhn_poker_v0
 from pokerzoo.evaluation.unknown import InteractionRunner
-from pokerzoo.games.unknown_model import EnvironmentModel, EpisodeBatch
+from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 
 
 def chi_square_pvalue(

@@ -76,7 +76,7 @@ def test_hands_that_end_before_the_learner_acts_are_redealt() -> None:
 
 
 def test_opponents_of_every_kind() -> None:
-    from pokerzoo.agents.cfr import CFRPlus
+    from pokerzoo.agents.cfr.full_width import CFRPlus
 
     solver = CFRPlus(make("kuhn_poker_v0").game)
     solver.iterate(50)

@@ -31,9 +31,9 @@ import numpy as np
 import torch
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.nfsp_config import PRESETS, NFSPConfig
-from pokerzoo.agents.nfsp_learner import PlayerLearner
-from pokerzoo.agents.nfsp_selfplay import SelfPlay
+from pokerzoo.agents.nfsp.config import PRESETS, NFSPConfig
+from pokerzoo.agents.nfsp.learner import PlayerLearner
+from pokerzoo.agents.nfsp.selfplay import SelfPlay
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.games.base import Game, State
@@ -93,7 +93,7 @@ class NFSP(Agent):
         self._iteration = 0
         self._started = False
         if self.config.best_response == "uct":
-            from pokerzoo.agents.nfsp_uct import UCTBestResponse
+            from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
 
             self.selfplay.best_response = UCTBestResponse(self)
 

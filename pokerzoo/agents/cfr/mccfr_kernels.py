@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pokerzoo.agents.cfr_kernels import regret_match
+from pokerzoo.agents.cfr.kernels import regret_match
 from pokerzoo.games.base import CHANCE, TERMINAL
 
 

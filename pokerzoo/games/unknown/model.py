@@ -14,7 +14,7 @@ but the chance player's probabilities ``c*`` and the terminal reward distributio
 * ``EpisodeBatch`` is what one or more observed episodes contribute: the chance edges taken, the
   terminal reached and the rewards paid.
 
-Priors live in ``pokerzoo.games.unknown_priors``.
+Priors live in ``pokerzoo.games.unknown.priors``.
 """
 
 from __future__ import annotations

@@ -40,10 +40,10 @@ from __future__ import annotations
 from typing import Any
 
 from pokerzoo.games.base import Game, State, TensorLayout
-from pokerzoo.games.holdem_cards import card_to_string
-from pokerzoo.games.holdem_config import HoldemConfig, LimitHoldemConfig, NoLimitHoldemConfig
-from pokerzoo.games.holdem_obs import history_slots, holdem_layout
-from pokerzoo.games.holdem_state import CALL, FOLD, HoldemState
+from pokerzoo.games.holdem.cards import card_to_string
+from pokerzoo.games.holdem.config import HoldemConfig, LimitHoldemConfig, NoLimitHoldemConfig
+from pokerzoo.games.holdem.observation import history_slots, holdem_layout
+from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
 from pokerzoo.games.registry import register_game
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.games.base import ConfigError
-from pokerzoo.games.unknown_model import EnvironmentModel, ModelStructure
+from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
 
 
 def _positive(name: str, value: Any) -> None:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.agents.cfr_kernels import kernel_arrays, run_iterations
+from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pokerzoo.games.base import CHANCE, TERMINAL, IllegalActionError, State
-from pokerzoo.games.holdem_cards import evaluate_7
+from pokerzoo.games.holdem.cards import evaluate_7
 
 if TYPE_CHECKING:
-    from pokerzoo.games.holdem import HoldemGame
+    from pokerzoo.games.holdem.game import HoldemGame
 
 FOLD, CALL = 0, 1
 _FULL_DECK = (1 << 52) - 1
@@ -368,12 +368,12 @@ class HoldemState(State):
         return (p, tuple(self._hole[p]), tuple(self._board), tuple(a[2] for a in self._log))
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        from pokerzoo.games.holdem_obs import information_state_tensor
+        from pokerzoo.games.holdem.observation import information_state_tensor
 
         return information_state_tensor(self, self._player_or_current(player))
 
     def public_state(self) -> dict[str, Any]:
-        from pokerzoo.games.holdem_obs import public_state
+        from pokerzoo.games.holdem.observation import public_state
 
         return public_state(self)
 

@@ -31,8 +31,8 @@ import numpy as np
 from pokerzoo.games.base import CHANCE, TERMINAL, ConfigError, Game, GameConfig, State, TensorLayout
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.games.registry import load_game, register_game
-from pokerzoo.games.unknown_model import EnvironmentModel, ModelStructure
-from pokerzoo.games.unknown_priors import Prior, make_prior
+from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
+from pokerzoo.games.unknown.priors import Prior, make_prior
 
 # ---------------------------------------------------------------------------------------------
 # Config
@@ -48,7 +48,7 @@ class UnknownConfig(GameConfig):
     parameters; ``None`` for the game's default base."""
     prior: str | Mapping[str, Any] | Prior = "psrlcfr"
     """The prior of d*: ``"psrlcfr"``, ``"poker_payoffs"``, a ``{"name": ..., ...}`` dict or a
-    ``Prior`` (see ``pokerzoo.games.unknown_priors``)."""
+    ``Prior`` (see ``pokerzoo.games.unknown.priors``)."""
     seed: int = 0
     """Seed of the draw of d* from the prior (same seed, same d*)."""
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pokerzoo.agents.nfsp_learner import PlayerLearner, greedy_actions
+from pokerzoo.agents.nfsp.learner import PlayerLearner, greedy_actions
 
 BestResponseFn = Callable[[int, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """``fn(player, env_rows, obs, mask) -> actions``: an alternative best response (UCT)."""

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from pokerzoo.agents.nfsp_config import NFSPConfig
+from pokerzoo.agents.nfsp.config import NFSPConfig
 from pokerzoo.components.learning_times import learning_times
 from pokerzoo.components.networks import masked_argmax, masked_log_softmax, masked_max, mlp
 from pokerzoo.components.prioritized import PrioritizedReplayBuffer

@@ -20,7 +20,7 @@ from pokerzoo.components.uct import AdaptiveUCT, UCTConfig
 from pokerzoo.games.base import State
 
 if TYPE_CHECKING:
-    from pokerzoo.agents.nfsp import NFSP
+    from pokerzoo.agents.nfsp.agent import NFSP
 
 
 def uct_config(agent: NFSP) -> UCTConfig:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pokerzoo.games.base import Field, TensorLayout
-from pokerzoo.games.holdem_cards import CARD_STRINGS
+from pokerzoo.games.holdem.cards import CARD_STRINGS
 
 if TYPE_CHECKING:
-    from pokerzoo.games.holdem_state import HoldemState
+    from pokerzoo.games.holdem.state import HoldemState
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.agents import mccfr_kernels as K
+from pokerzoo.agents.cfr import mccfr_kernels as K
 from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.games.base import ConfigError, Game

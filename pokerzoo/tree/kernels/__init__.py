@@ -1,0 +1,1 @@
+"""Compiled (numba) kernels over tree arrays that both agents and evaluators call."""
