@@ -52,9 +52,9 @@ class Posterior:
         self.chance_alpha = prior.chance_alpha(structure)
         self.reward_values = prior.reward_values(structure)
         self.reward_alpha = prior.reward_alpha(structure)
-        self.chance_counts = np.zeros(structure.num_slots)
+        self.chance_counts: np.ndarray = np.zeros(structure.num_slots)
         """How often each chance edge (slot) was observed."""
-        self.reward_counts = np.zeros(self.reward_alpha.shape)
+        self.reward_counts: np.ndarray = np.zeros(self.reward_alpha.shape)
         """How often each terminal paid each of its reward outcomes."""
         self.num_episodes = 0
         self._pool_terminals = np.zeros(0, dtype=np.int64)

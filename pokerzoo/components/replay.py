@@ -17,7 +17,7 @@ array per field, so adding and sampling are array copies, never Python loops ove
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -45,7 +45,8 @@ def normalise_fields(fields: Mapping[str, Any]) -> dict[str, FieldSpec]:
             raise ValueError(f"field names must be identifiers, got {name!r}")
         try:
             shape, dtype = spec
-            shape = (int(shape),) if np.isscalar(shape) else tuple(int(d) for d in shape)
+            # np.isscalar narrows to numpy's scalar union, which int() does not accept in stubs
+            shape = (int(cast(Any, shape)),) if np.isscalar(shape) else tuple(int(d) for d in shape)
             dtype = np.dtype(dtype)
         except (TypeError, ValueError) as err:
             raise ValueError(f"field {name!r}: expected (shape, dtype), got {spec!r}") from err
@@ -78,6 +79,8 @@ class Batch(Mapping[str, np.ndarray]):
     """
 
     __slots__ = ("_data", "size")
+    _data: dict[str, np.ndarray]
+    size: int
 
     def __init__(self, data: Mapping[str, np.ndarray]) -> None:
         sizes = {len(v) for v in data.values()}

@@ -188,11 +188,12 @@ class AdaptiveUCT:
                 continue
             if path:  # the root node is known; deeper nodes are looked up or created
                 key = (p, s.information_state_key(p))
-                node = nodes.get(key)
-                if node is None:
+                found = nodes.get(key)
+                if found is None:
                     node = self._expand(s, p, nodes, key)
                     values = self._leaf_values(s, node, path, searcher)
                     break
+                node = found
             i = self._select(node, node is root)
             path.append((node, i))
             s.apply_action(node.actions[i])
