@@ -9,19 +9,15 @@ checkpoint it. Tabular solvers add ``average_policy()``/``current_policy()`` ret
 from __future__ import annotations
 
 import os
-import pickle
-import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
 from pokerzoo.errors import CheckpointError
 from pokerzoo.tree.tabular_policy import TabularPolicy
-
-CHECKPOINT_FORMAT = "pokerzoo-agent-v1"
 
 
 class Agent(ABC):
@@ -84,50 +80,36 @@ class Agent(ABC):
     # Checkpoints -----------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write a checkpoint atomically: a temporary file in the same folder, then rename."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"format": CHECKPOINT_FORMAT, "agent": self.name, "state": self.state_dict()}
-        # Plain pickle (torch tensors pickle themselves), so tabular agents never import torch.
-        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        """Write ``state_dict()`` to ``path`` atomically, in a format whose loading runs no code.
+
+        See ``pokerzoo.checkpoint`` for the format; saving does not change the agent.
+        """
+        from pokerzoo import __version__
+
+        write_checkpoint(
+            path,
+            agent_name=self.name,
+            state=self.state_dict(),
+            meta={"pokerzoo_version": __version__, "iteration": self.iteration},
+        )
 
     def load(self, path: str | os.PathLike) -> None:
-        """Restore a checkpoint written by ``save``; raises ``CheckpointError`` if unusable."""
-        payload = read_checkpoint(path)
-        if payload["agent"] != self.name:
-            raise CheckpointError(
-                f"{path} holds a {payload['agent']!r} agent, not {self.name!r}"
-            )
+        """Restore a checkpoint written by ``save``.
+
+        Raises:
+            CheckpointError: if the file is missing, damaged, of an old format, of another
+                agent, or does not fit this agent (another game or other settings).
+        """
+        _, state = read_checkpoint(path, agent_name=self.name)
         try:
-            self.load_state_dict(payload["state"])
-        except (KeyError, ValueError, TypeError, RuntimeError) as exc:
-            raise CheckpointError(f"{path} does not fit this {self.name} agent: {exc}") from exc
-
-
-def read_checkpoint(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and check a checkpoint's envelope."""
-    path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"no checkpoint at {path}")
-    try:
-        with open(path, "rb") as fh:
-            payload = pickle.load(fh)
-    except Exception as exc:  # a damaged pickle can raise almost any exception type
-        raise CheckpointError(f"{path} is corrupt or not a pokerzoo checkpoint: {exc}") from exc
-    if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(f"{path} is not a pokerzoo checkpoint ({CHECKPOINT_FORMAT})")
-    return payload
+            self.load_state_dict(state)
+        except CheckpointError:
+            raise
+        except (KeyError, IndexError, ValueError, TypeError, RuntimeError) as exc:
+            raise CheckpointError(
+                f"{path} does not fit this {self.name} agent ({type(exc).__name__}: {exc}); "
+                "build the agent with the game and parameters it was saved with"
+            ) from exc
 
 
 def _mask_of(observation: Any) -> np.ndarray | None:

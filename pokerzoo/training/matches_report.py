@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerzoo.agents.registry import make_agent
+from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.evaluation.matches import versus_random
 from pokerzoo.training.callbacks import evaluated_policy
 from pokerzoo.training.reports import SavedRun
@@ -14,9 +15,9 @@ def match_results(runs: list[SavedRun], hands: int, seed: int) -> dict[str, dict
     """Each run's agent (restored from its checkpoint) against random opponents."""
     results: dict[str, dict[str, Any]] = {}
     for run in runs:
-        checkpoint = run.folder / "checkpoint.pt"
-        if not checkpoint.exists():
-            raise FileNotFoundError(f"{run.folder} has neither policy.npz nor checkpoint.pt")
+        checkpoint = find_run_checkpoint(run.folder)
+        if checkpoint is None:
+            raise FileNotFoundError(f"{run.folder} has neither policy.npz nor {CHECKPOINT_FILE}")
         agent = make_agent(
             run.config["agent"], run.game, seed=run.config.get("seed", 0),
             **run.config.get("agent_params", {}),

@@ -1,9 +1,10 @@
 """A training run: config -> game, agent, callbacks -> a run folder that ``evaluate.py`` reads.
 
 A run folder holds ``config.json`` (what was trained), ``metrics.csv`` and ``tensorboard/``
-(curves), ``checkpoint.pt`` (to resume), ``policy.npz`` (tabular agents' average policy) and
-``summary.json`` (final numbers). Starting a run in a folder that has a checkpoint of the same
-config resumes it.
+(curves), ``checkpoint.pzc`` (to resume; see ``pokerzoo.checkpoint``), ``policy.npz`` (tabular
+agents' average policy) and ``summary.json`` (final numbers). Starting a run in a folder that has
+a checkpoint of the same config resumes it. Every file is read as data (JSON, arrays, tensors
+with ``weights_only``), so a run folder from anywhere cannot run code.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent
+from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.training.callbacks import (
@@ -140,7 +142,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     else:
         callbacks.append(MetricCallback(_match_metric(game, config), period))
     callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
-    callbacks.append(CheckpointCallback(out / "checkpoint.pt", config.checkpoint_every or period))
+    callbacks.append(CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period))
     trainer = Trainer(agent, budget, callbacks, progress=progress)
     trainer.run()
 
@@ -171,7 +173,12 @@ def _match_metric(game: Game, config: RunConfig):
 
 
 def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
-    """Write ``config.json``; resume from ``checkpoint.pt`` when the config matches."""
+    """Write ``config.json``; resume from the folder's checkpoint when the config matches.
+
+    Raises:
+        CheckpointError: if the checkpoint cannot be loaded (damaged, an old pickle
+            checkpoint, another agent's); the run does not silently start over.
+    """
     out.mkdir(parents=True, exist_ok=True)
     stored = out / "config.json"
     identity = {k: v for k, v in dataclasses.asdict(config).items() if k in _IDENTITY}
@@ -192,8 +199,9 @@ def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
         # were to replace are intact, since writes end with a rename); they are ours to remove.
         for stale in out.glob("tmp*.tmp"):
             stale.unlink(missing_ok=True)
-        if (out / "checkpoint.pt").exists():
-            agent.load(out / "checkpoint.pt")
+        checkpoint = find_run_checkpoint(out)
+        if checkpoint is not None:
+            agent.load(checkpoint)
             return True
     _write_json(stored, dataclasses.asdict(config))
     return False

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerzoo.agents.base import read_checkpoint
+from pokerzoo.checkpoint import CHECKPOINT_FILE, read_checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ def test_train_then_evaluate_with_plot_and_json(tmp_path):
     metrics = (out / "metrics.csv").read_text().splitlines()
     assert metrics[0].startswith("iteration,seconds,nash_conv,exploitability")
     assert [line.split(",")[0] for line in metrics[1:]] == ["0", "50", "100", "150", "200"]
-    assert (out / "policy.npz").exists() and (out / "checkpoint.pt").exists()
+    assert (out / "policy.npz").exists() and (out / CHECKPOINT_FILE).exists()
 
     other = tmp_path / "cfrplus_leduc"
     run("train.py", "--agent", "cfr+", "--iterations", "100", "--out", str(other),
@@ -75,13 +75,13 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     )
     try:
         deadline = time.time() + 120
-        while not (out / "checkpoint.pt").exists() and time.time() < deadline:
+        while not (out / CHECKPOINT_FILE).exists() and time.time() < deadline:
             time.sleep(0.05)
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert (out / "checkpoint.pt").exists()
-    done = read_checkpoint(out / "checkpoint.pt")["state"]["iteration"]
+    assert (out / CHECKPOINT_FILE).exists()
+    done = read_checkpoint(out / CHECKPOINT_FILE)[1]["iteration"]
     assert done > 0 and done % 200 == 0
     target = done + 400
     result = run("train.py", "--agent", "cfr", "--game", "leduc_holdem", "--iterations",
@@ -89,7 +89,7 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
                  str(out), "--no-progress", "--no-tensorboard")
     assert "(resumed)" in result.stdout
     assert f"{target} iterations" in result.stdout
-    assert read_checkpoint(out / "checkpoint.pt")["state"]["iteration"] == target
+    assert read_checkpoint(out / CHECKPOINT_FILE)[1]["iteration"] == target
     # A kill in the middle of a write may leave a temporary file; the resumed run removes it.
     assert not list(out.glob("*.tmp"))
 
