@@ -77,10 +77,7 @@ def test_array_backend_matches_state_rules(name: str, params: dict) -> None:
 
 @pytest.mark.parametrize(("name", "params"), [GAMES[0], GAMES[2], ("no_limit_holdem", {})])
 def test_chip_conservation_and_backends_agree_in_distribution(name: str, params: dict) -> None:
-    try:
-        game = load_game(name, **params)
-    except Exception as exc:  # hold'em may not be installed in this checkout yet
-        pytest.skip(f"{name} unavailable: {exc}")
+    game = load_game(name, **params)
     venv = VectorPokerEnv(game, num_envs=32, seed=1, backend="state")
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(2)
@@ -129,14 +126,19 @@ def test_seeding_is_reproducible() -> None:
         ma = ra.mask
 
 
-def test_leduc_batched_speed() -> None:
+def test_large_leduc_batch_stays_consistent() -> None:
+    # The speed of this batch (target 500,000 decisions/s) is measured by bench/bench_envs.py,
+    # not asserted here: a shared CI machine makes timing assertions flaky.
     venv = VectorPokerEnv("leduc_holdem", num_envs=4096, seed=0)
-    _, mask, _ = venv.reset()
+    obs, mask, player = venv.reset()
+    assert obs.shape[0] == mask.shape[0] == player.shape[0] == 4096
     rng = np.random.default_rng(0)
-    import time
-
-    start = time.perf_counter()
+    ends = 0
     for _ in range(50):
-        mask = venv.step((rng.random(mask.shape) * mask).argmax(axis=1)).mask
-    rate = 50 * 4096 / (time.perf_counter() - start)
-    assert rate > 200_000  # the bench target is 500,000; leave room for slow CI machines
+        result = venv.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        mask = result.mask
+        assert mask.any(axis=1).all()  # every hand (a fresh one after an end) has a legal move
+        np.testing.assert_allclose(result.rewards.sum(axis=1), 0.0)
+        assert not result.rewards[~result.done].any()
+        ends += int(result.done.sum())
+    assert ends > 4096  # hands end and are dealt again within 50 steps
