@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
 
 from pokerzoo import load_game
@@ -11,8 +12,6 @@ from pokerzoo.agents.cfr.full_width import CFR, CFRPlus, CFRSolver
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability, nash_conv
 from pokerzoo.games import ConfigError
-
-pyspiel = pytest.importorskip("pyspiel")
 
 
 def openspiel_exploitability(solver_cls, game_name: str, iterations: int) -> float:

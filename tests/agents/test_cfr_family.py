@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import cfr as cfr_py
+from open_spiel.python.algorithms import discounted_cfr as dcfr_py
+from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from pokerzoo import load_game
 from pokerzoo.agents.cfr.full_width import CFR_PRESETS, CFRConfig, CFRSolver
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
 from pokerzoo.tree import TabularPolicy
-
-pyspiel = pytest.importorskip("pyspiel")
-cfr_py = pytest.importorskip("open_spiel.python.algorithms.cfr")
-dcfr_py = pytest.importorskip("open_spiel.python.algorithms.discounted_cfr")
-os_exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
 
 
 def _theirs(solver, iterations: int) -> float:

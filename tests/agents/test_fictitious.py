@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import fictitious_play
 
 from pokerzoo import load_game
 from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver, FPConfig
@@ -13,9 +15,6 @@ from pokerzoo.evaluation.perfect import total_exploitability
 from pokerzoo.games import ConfigError
 from pokerzoo.tree import TabularPolicy
 from pokerzoo.tree.kernels.beliefs import choose
-
-pyspiel = pytest.importorskip("pyspiel")
-fictitious_play = pytest.importorskip("open_spiel.python.algorithms.fictitious_play")
 
 
 def _openspiel_key(key) -> str:

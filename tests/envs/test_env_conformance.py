@@ -22,8 +22,7 @@ CASES = [(name, {}) for name in registered_envs()] + [
     ("leduc_holdem_v0", {"num_players": 3, "num_ranks": 4}),
     ("leduc_holdem_v0", {"max_raises_per_round": None, "bet_cap": 5, "raise_sizes": (1, 1)}),
 ]
-if "no_limit_holdem_v0" in registered_envs():
-    CASES.append(("no_limit_holdem_v0", {"num_players": 3, "bet_fractions": (0.5, 1.0, 2.0)}))
+CASES.append(("no_limit_holdem_v0", {"num_players": 3, "bet_fractions": (0.5, 1.0, 2.0)}))
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items())}" for n, p in CASES]
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms import expected_game_score
+from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from pokerzoo import load_game
 from pokerzoo.evaluation import (
@@ -15,11 +19,6 @@ from pokerzoo.evaluation import (
 )
 from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.tree import TabularPolicy, build
-
-pyspiel = pytest.importorskip("pyspiel")
-from open_spiel.python import policy as os_policy  # noqa: E402
-from open_spiel.python.algorithms import expected_game_score  # noqa: E402
-from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
 
 PAIRS = [
     ("kuhn_poker", {}, "kuhn_poker"),

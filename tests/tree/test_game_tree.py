@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 import pytest
 
 from pokerzoo import load_game
 from pokerzoo.games import CHANCE, TERMINAL
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.tree import TabularPolicy, build
-
-pyspiel = pytest.importorskip("pyspiel")
 
 OPENSPIEL_PAIRS = [
     ("kuhn_poker", {}, "kuhn_poker"),

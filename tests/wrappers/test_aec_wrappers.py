@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
-from pokerzoo.envs import make, registered_envs
+from pokerzoo.envs import make
 from pokerzoo.wrappers import (
     BigBlindRewards,
     FixedShapeInfos,
@@ -20,7 +20,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
     pytest.mark.filterwarnings("ignore:.*maximum observation space value is infinity"),
 ]
-HOLDEM = "no_limit_holdem_v0" in registered_envs()
 
 
 def test_flatten_observation() -> None:
@@ -34,7 +33,6 @@ def test_flatten_observation() -> None:
     np.testing.assert_array_equal(flat[-3:], inner["action_mask"])
 
 
-@pytest.mark.skipif(not HOLDEM, reason="hold'em not available")
 def test_big_blind_rewards_on_holdem() -> None:
     env = BigBlindRewards(make("no_limit_holdem_v0"))
     assert env.big_blind == 100.0

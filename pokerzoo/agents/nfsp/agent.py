@@ -34,7 +34,7 @@ from pokerzoo.agents.base import Agent
 from pokerzoo.agents.nfsp.config import PRESETS, NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
-from pokerzoo.agents.registry import AgentSpec, register_agent
+from pokerzoo.entry_points import unknown_name
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.games.base import Game, State
 from pokerzoo.tree.game_tree import GameTree, build
@@ -256,19 +256,12 @@ class _threads:
         torch.set_num_threads(self.saved)
 
 
-def _factory(preset: str) -> Any:
-    def factory(game: Game, seed: int = 0, **params: Any) -> NFSP:
-        config = NFSPConfig.from_params(**{**PRESETS[preset], **params})
-        agent = NFSP(game, config, seed=seed)
-        agent.name = preset
-        return agent
-
-    return factory
-
-
-for _preset, _description in [
-    ("nfsp", "NFSP: DQN best response, reservoir average policy (Heinrich & Silver 2016)"),
-    ("nfsp-per", "NFSP with prioritized replay for the best response (Li et al. 2023)"),
-    ("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
-]:
-    register_agent(AgentSpec(_preset, _factory(_preset), "episodes", _description, tabular=True))
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> NFSP:
+    """The registry's agent ``preset`` (a key of ``PRESETS``), ``params`` overriding its
+    config fields."""
+    if preset not in PRESETS:
+        raise unknown_name("NFSP preset", preset, PRESETS)
+    config = NFSPConfig.from_params(**{**PRESETS[preset], **params})
+    agent = NFSP(game, config, seed=seed)
+    agent.name = preset
+    return agent
