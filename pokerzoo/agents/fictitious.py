@@ -50,8 +50,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
-from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.entry_points import unknown_name
 from pokerzoo.evaluation.perfect import BELIEF_MODES, infoset_sizes, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
@@ -175,21 +175,13 @@ class FictitiousPlaySolver(TabularSolver):
         return node_beliefs(self.tree, self.probs, self.config.beliefs)
 
 
-def _preset_factory(preset: str) -> Any:
-    def factory(game: Game, seed: int = 0, **params: Any) -> FictitiousPlaySolver:
-        del seed  # full-width fictitious play is deterministic
-        config = FPConfig.from_params(**{**dataclasses.asdict(FP_PRESETS[preset]), **params})
-        solver = FictitiousPlaySolver(game, config)
-        solver.name = preset
-        return solver
-
-    return factory
-
-
-for _preset, _description in [
-    ("xfp", "full-width extensive-form fictitious play (Heinrich, Lanctot, Silver 2015)"),
-    ("gxfp", "fictitious play with best decisions, alternating (Schulze; Deep GXFP Sec. 2.1.3)"),
-    ("bufp-x", "belief update fictitious play, XFP's realization-weighted step (Ju et al. 2024)"),
-    ("bufp-ef", "belief update fictitious play, EFFP's uniform step (Ju et al. 2024)"),
-]:
-    register_agent(AgentSpec(_preset, _preset_factory(_preset), "iterations", _description))
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> FictitiousPlaySolver:
+    """The registry's agent ``preset`` (a key of ``FP_PRESETS``), ``params`` overriding its
+    config fields."""
+    if preset not in FP_PRESETS:
+        raise unknown_name("fictitious-play preset", preset, FP_PRESETS)
+    del seed  # full-width fictitious play is deterministic
+    config = FPConfig.from_params(**{**dataclasses.asdict(FP_PRESETS[preset]), **params})
+    solver = FictitiousPlaySolver(game, config)
+    solver.name = preset
+    return solver

@@ -1,81 +1,151 @@
-"""Agent names -> constructors, for ``train.py`` and ``evaluate.py``.
+"""The agent table: every agent name, where its factory lives, and what it is.
 
-Each family module registers its agents with ``register_agent``; ``make_agent(name, game,
-seed=..., **params)`` builds one with a clear error for unknown names or parameters.
+``AGENTS`` is the one list of agents: ``train.py --list``, ``evaluate.py``, the README's table
+(checked by a test) and ``make_agent`` all read it. Its entry points are strings, so listing
+agents or rejecting an unknown name imports no family module (and no torch); building a CFR
+agent imports only the CFR family.
+
+>>> agent_spec("cfr+").units
+'iterations'
+>>> sorted(name for name, spec in registered_agents().items() if spec.units == "episodes")
+['nfsp', 'nfsp-per', 'nfsp-plt']
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from pokerzoo import entry_points
 from pokerzoo.agents.base import Agent
 from pokerzoo.games.base import ConfigError, Game
+
+UNITS = ("iterations", "episodes", "rounds")
+"""What one ``iterate`` unit can be: a solver iteration, a self-play episode, an interaction
+round of a model-based agent."""
 
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """How to build an agent and what budget units it understands."""
+    """One row of the agent table (nothing in it is imported until ``factory`` is read)."""
 
     name: str
-    factory: Callable[..., Agent]
-    """``factory(game, seed=..., **params) -> Agent``."""
-    units: str = "iterations"
-    """What one ``iterate`` unit is: "iterations", "episodes" or "rounds"."""
-    description: str = ""
-    tabular: bool = True
-    """Whether its policy can be scored exactly on the game's tree."""
+    entry_point: str
+    """``"module:attribute"`` of the factory: ``factory(preset, game, seed=..., **params)`` when
+    ``preset`` is set, else ``factory(game, seed=..., **params)``; it returns an ``Agent``."""
+    units: str
+    """What one ``iterate`` unit is: one of ``UNITS``."""
+    description: str
+    tabular: bool
+    """Whether its policy is scored exactly on the game's tree (a ``TabularPolicy``, or a
+    network policy tabularised) when the tree fits, rather than by matches only."""
+    config: str | None = None
+    """``"module:Class"`` of the frozen config dataclass whose fields are its parameters."""
+    preset: str | None = None
+    """The family preset the factory builds (its first argument), if the factory takes one."""
+    requires: tuple[str, ...] = ()
+    """Optional third-party packages that building it imports (``"torch"``)."""
+
+    def __post_init__(self) -> None:
+        entry_points.split(self.entry_point)
+        if self.config is not None:
+            entry_points.split(self.config)
+        if self.units not in UNITS:
+            raise ConfigError(
+                f"agent {self.name!r}: units must be one of {UNITS}, got {self.units!r}"
+            )
+
+    @property
+    def module(self) -> str:
+        """The module holding the factory (imported by ``factory``, not before)."""
+        return entry_points.split(self.entry_point)[0]
+
+    @property
+    def factory(self) -> Callable[..., Agent]:
+        """``factory(game, seed=..., **params) -> Agent`` (imports the family module)."""
+        target = entry_points.load(self.entry_point)
+        return target if self.preset is None else functools.partial(target, self.preset)
+
+    @property
+    def config_class(self) -> type | None:
+        """The config dataclass named by ``config`` (imports its module), or ``None``."""
+        return None if self.config is None else entry_points.load(self.config)
 
 
-_AGENTS: dict[str, AgentSpec] = {}
-_FAMILY_MODULES = ("cfr", "fictitious", "nfsp")
-# Where each known agent lives, so building one imports only its family (a CFR run should
-# not pay for importing torch). Names not listed here are found by importing every family.
-_HOME = {
-    "cfr": "cfr", "cfr+": "cfr", "lcfr": "cfr", "dcfr": "cfr",
-    "mccfr-os": "cfr", "mccfr-es": "cfr",
-    "xfp": "fictitious", "gxfp": "fictitious", "bufp-x": "fictitious", "bufp-ef": "fictitious",
-    "nfsp": "nfsp", "nfsp-per": "nfsp", "nfsp-plt": "nfsp",
-}
+_CFR = "pokerzoo.agents.cfr.full_width"
+_MCCFR = "pokerzoo.agents.cfr.mccfr"
+_FP = "pokerzoo.agents.fictitious"
+_NFSP = "pokerzoo.agents.nfsp"
 
 
-def register_agent(spec: AgentSpec) -> AgentSpec:
-    """Make ``spec.name`` available to ``make_agent`` and the scripts."""
-    _AGENTS[spec.name] = spec
-    return spec
+def _cfr(name: str, description: str) -> AgentSpec:
+    return AgentSpec(name, f"{_CFR}:make_preset", "iterations", description, tabular=True,
+                     config=f"{_CFR}:CFRConfig", preset=name)
 
 
-def _load_families(modules: tuple[str, ...] = _FAMILY_MODULES) -> None:
-    for module in modules:
-        try:
-            importlib.import_module(f"pokerzoo.agents.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"pokerzoo.agents.{module}":
-                raise
+def _mccfr(name: str, description: str) -> AgentSpec:
+    return AgentSpec(name, f"{_MCCFR}:make_preset", "iterations", description, tabular=True,
+                     config=f"{_MCCFR}:MCCFRConfig", preset=name)
+
+
+def _fp(name: str, description: str) -> AgentSpec:
+    return AgentSpec(name, f"{_FP}:make_preset", "iterations", description, tabular=True,
+                     config=f"{_FP}:FPConfig", preset=name)
+
+
+def _nfsp(name: str, description: str) -> AgentSpec:
+    # The network policy is tabularised for exact scoring when the game's tree is small.
+    return AgentSpec(name, f"{_NFSP}.agent:make_preset", "episodes", description, tabular=True,
+                     config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",))
+
+
+_TABLE = (
+    _cfr("cfr", "vanilla CFR, alternating updates (Zinkevich et al. 2007)"),
+    _cfr("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
+    _cfr("lcfr", "linear CFR (Brown & Sandholm 2019)"),
+    _cfr("dcfr", "discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)"),
+    _mccfr("mccfr-os",
+           "outcome-sampling MCCFR, epsilon-greedy exploration 0.6 (Lanctot et al. 2009)"),
+    _mccfr("mccfr-es", "external-sampling MCCFR (Lanctot et al. 2009)"),
+    _fp("xfp", "full-width extensive-form fictitious play (Heinrich, Lanctot, Silver 2015)"),
+    _fp("gxfp", "fictitious play with best decisions, alternating (Schulze; Deep GXFP Sec. 2.1.3)"),
+    _fp("bufp-x",
+        "belief update fictitious play, XFP's realization-weighted step (Ju et al. 2024)"),
+    _fp("bufp-ef", "belief update fictitious play, EFFP's uniform step (Ju et al. 2024)"),
+    _nfsp("nfsp", "NFSP: DQN best response, reservoir average policy (Heinrich & Silver 2016)"),
+    _nfsp("nfsp-per", "NFSP with prioritized replay for the best response (Li et al. 2023)"),
+    _nfsp("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
+)
+
+
+
+def _by_name(table: tuple[AgentSpec, ...]) -> MappingProxyType[str, AgentSpec]:
+    names = [spec.name for spec in table]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two rows of the agent table share a name: {sorted(names)}")
+    return MappingProxyType({spec.name: spec for spec in sorted(table, key=lambda s: s.name)})
+
+
+AGENTS = _by_name(_TABLE)
+"""Agent name -> ``AgentSpec``: every agent pokerzoo can build, and nothing else."""
 
 
 def registered_agents() -> dict[str, AgentSpec]:
-    """All agent specs by name."""
-    _load_families()
-    return dict(sorted(_AGENTS.items()))
+    """All agent specs by name, from the table (imports no family module)."""
+    return dict(AGENTS)
 
 
 def agent_spec(name: str) -> AgentSpec:
-    """The spec of agent ``name``; ``ConfigError`` listing the valid names otherwise."""
-    if name in _HOME:
-        _load_families((_HOME[name],))
-        if name in _AGENTS:
-            return _AGENTS[name]
-    agents = registered_agents()
-    if name not in agents:
-        close = difflib.get_close_matches(name, agents, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"unknown agent {name!r}{hint}; valid agents are {sorted(agents)}")
-    return agents[name]
+    """The spec of agent ``name``; ``ConfigError`` naming the closest and the valid names
+    otherwise (imports no family module)."""
+    try:
+        return AGENTS[name]
+    except (KeyError, TypeError):  # TypeError: an unhashable name
+        raise entry_points.unknown_name("agent", name, AGENTS) from None
 
 
 def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:

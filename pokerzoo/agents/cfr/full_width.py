@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations
-from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -143,26 +143,13 @@ class CFRPlus(CFRSolver):
         super().__init__(game, CFR_PRESETS["cfr+"], tree, **overrides)
 
 
-def _preset_factory(preset: str) -> Any:
-    def factory(
-        game: Game, seed: int = 0, alternating_updates: bool | None = None, **params: Any
-    ) -> CFRSolver:
-        del seed  # full-width CFR is deterministic
-        overrides = dict(params)
-        if alternating_updates is not None:
-            overrides["alternating_updates"] = alternating_updates
-        config = CFRConfig.from_params(**{**dataclasses.asdict(CFR_PRESETS[preset]), **overrides})
-        solver = CFRSolver(game, config)
-        solver.name = preset
-        return solver
-
-    return factory
-
-
-for _preset, _description in [
-    ("cfr", "vanilla CFR, alternating updates (Zinkevich et al. 2007)"),
-    ("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
-    ("lcfr", "linear CFR (Brown & Sandholm 2019)"),
-    ("dcfr", "discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)"),
-]:
-    register_agent(AgentSpec(_preset, _preset_factory(_preset), "iterations", _description))
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> CFRSolver:
+    """The registry's agent ``preset`` (a key of ``CFR_PRESETS``), ``params`` overriding its
+    config fields."""
+    if preset not in CFR_PRESETS:
+        raise unknown_name("CFR preset", preset, CFR_PRESETS)
+    del seed  # full-width CFR is deterministic
+    config = CFRConfig.from_params(**{**dataclasses.asdict(CFR_PRESETS[preset]), **params})
+    solver = CFRSolver(game, config)
+    solver.name = preset
+    return solver

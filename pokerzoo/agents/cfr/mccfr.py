@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents.cfr import mccfr_kernels as K
-from pokerzoo.agents.registry import AgentSpec, register_agent
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -138,21 +138,19 @@ class MCCFRSolver(TabularSolver):
         self.rng.bit_generator.state = copy.deepcopy(state["rng"])
 
 
-def _factory(sampling: str, name: str) -> Any:
-    def factory(game: Game, seed: int = 0, **params: Any) -> MCCFRSolver:
-        config = MCCFRConfig.from_params(**{"sampling": sampling, **params})
-        solver = MCCFRSolver(game, config, seed=seed)
-        solver.name = name
-        return solver
-
-    return factory
+MCCFR_PRESETS: dict[str, MCCFRConfig] = {
+    "mccfr-os": MCCFRConfig(sampling="outcome"),
+    "mccfr-es": MCCFRConfig(sampling="external"),
+}
+"""The registry's MCCFR agents."""
 
 
-register_agent(AgentSpec(
-    "mccfr-os", _factory("outcome", "mccfr-os"), "iterations",
-    "outcome-sampling MCCFR, epsilon-greedy exploration 0.6 (Lanctot et al. 2009)",
-))
-register_agent(AgentSpec(
-    "mccfr-es", _factory("external", "mccfr-es"), "iterations",
-    "external-sampling MCCFR (Lanctot et al. 2009)",
-))
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> MCCFRSolver:
+    """The registry's agent ``preset`` (a key of ``MCCFR_PRESETS``), ``params`` overriding its
+    config fields."""
+    if preset not in MCCFR_PRESETS:
+        raise unknown_name("MCCFR preset", preset, MCCFR_PRESETS)
+    config = MCCFRConfig.from_params(**{"sampling": MCCFR_PRESETS[preset].sampling, **params})
+    solver = MCCFRSolver(game, config, seed=seed)
+    solver.name = preset
+    return solver
