@@ -19,27 +19,8 @@ Rules (defaults give OpenSpiel's ``leduc_poker`` tree exactly, 9,457 histories):
 Named variants (``LEDUC_VARIANTS``): the papers' 5-Leduc, RLCard's Leduc (``"rlcard"``,
 ``"5leduc_rlcard"``), and our reading of Leduc(4)/Leduc(5) ("each player bids at most 4 or 5
 times the big blind"): 9,637 / 15,577 histories. The papers report 9,435 / 34,776 (PSRLCFR) and
-9,652 / 34,438 (VCFR), and no rule set we tried gives either pair. Tried, at caps up to 24 chips
-(until a tree outgrew the targets): antes, blinds (1/2, 2/1, 2/4, 3/3) or both, either seat
-first, round two opened by either seat or after the closer, fold offered or not when unopposed;
-fixed raises of 1, 2 or 4 per round with or without a raise limit (1 to 4), menus of fixed
-raises ({1, 2}, {1, 3}, {2, 4}, {1, 2, 3}, {1, 2, 4}, {1, 2, 3, 4} chips), no-limit raises
-to any chip or big-blind amount (with and without ACPC's minimum raise and short all-ins, with
-per-round units), pot fractions with all-in, caps per round or per action instead of per hand.
-Counted as all histories, decision nodes, terminals, decision and terminal nodes without the
-chance nodes, chance and decision nodes (for the fixed raises also information sets and
-sequences), or with each terminal's two reward outcomes as nodes, with card-level (6 x 5 deals,
-4 boards) or rank-level (3 x 3 deals, 3 boards, or 2 after a pair) dealing, with and without the
-dealing nodes. Clues for whoever finds the authors' generator: the VCFR counts are both 4 + 9 x
-R (R = 1,072 and 3,826), the shape of rank-level dealing with a root and three first-card nodes.
-Both are also 13 modulo 27 (13 + 27 x 357 and 13 + 27 x 1,275; their difference is 2 x 17 x
-3^6), the shape of all three ranks dealt up front (1 + 3 + 9 chance nodes) over 27 two-round
-betting trees of 357 and 1,275 histories; none of the families above, nor no-limit bets that may
-only be called or folded, gives 357 and 1,275 at consecutive caps. The PSRLCFR counts fit no
-common c + 9R or c + 30R (their difference is 3 x 8,447, a prime), so their subtrees differ
-between deals. From cap 4 to cap 5 the papers' trees grow 3.6-3.7 times; of the families above
-only some raise menus grow by that factor at that size, and they miss the counts (unit raises:
-1.6 times, no-limit: 2.1-2.9 times, per-round no-limit caps: 4.5-6 times).
+9,652 / 34,438 (VCFR); no rule set we tried gives either pair. ``docs/leduc_variants.md`` lists
+the rule sets and counting conventions tried.
 
 RLCard's Leduc hold'em (rlcard 1.2, ``rlcard/games/leducholdem`` on ``limitholdem``'s round),
 which the ``"rlcard"`` variant plays:
