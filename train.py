@@ -48,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list:
         print("agents:")
         for name, spec in registered_agents().items():
-            print(f"  {name:<12} ({spec.units}) {spec.description}")
+            needs = "".join(f", needs {package}" for package in spec.requires)
+            print(f"  {name:<12} ({spec.units}{needs}) {spec.description}")
         print("games:\n  " + "\n  ".join(registered_games()))
         return 0
     flags = {
