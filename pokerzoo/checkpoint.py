@@ -176,6 +176,8 @@ def read_checkpoint(
                     f"{path} is corrupt: its tensors do not match its table of contents"
                 )
             encoded = json.loads(zf.read(_STATE_MEMBER))
+        state = _decode(encoded, "state", arrays, tensors, path)
+        header["meta"] = _decode(header["meta"], "meta", {}, {}, path)
     except zipfile.BadZipFile as exc:
         raise CheckpointError(
             f"{path} is truncated or corrupt, or not a pokerzoo checkpoint ({exc}); "
@@ -185,14 +187,13 @@ def read_checkpoint(
         raise CheckpointError(
             f"{path} is incomplete: {exc.args[0] if exc.args else exc}; use an intact copy"
         ) from exc
-    except (OSError, EOFError, ValueError, UnicodeDecodeError) as exc:
+    except (OSError, EOFError, ValueError, UnicodeDecodeError, RecursionError, MemoryError) as exc:
+        # MemoryError: a damaged array header can declare an array larger than the file.
         if isinstance(exc, CheckpointError):
             raise
         raise CheckpointError(
             f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
         ) from exc
-    state = _decode(encoded, "state", arrays, tensors, path)
-    header["meta"] = _decode(header["meta"], "meta", {}, {}, path)
     return header, state
 
 
@@ -307,7 +308,8 @@ def _decode(
         if key == _FLOAT and inner in _SPECIAL_FLOATS:
             return _SPECIAL_FLOATS[inner]
         if key == _ITEMS and isinstance(inner, list):
-            if not all(isinstance(p, list) and len(p) == 2 for p in inner):
+            if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], (str, int))
+                       for p in inner):
                 raise CheckpointError(f"{path} is corrupt: {where} has malformed items")
             return {k: _decode(v, f"{where}[{k!r}]", arrays, tensors, path) for k, v in inner}
     if any(k.startswith("$") for k in value):
@@ -320,6 +322,12 @@ def _decode(
 
 def _read_header(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
     names = set(zf.namelist())
+    if any(info.compress_type != zipfile.ZIP_STORED for info in zf.infolist()):
+        # Ours are never compressed; refusing others rules out decompression bombs.
+        raise CheckpointError(
+            f"{path} is not a pokerzoo checkpoint (it has compressed members); "
+            "point to a checkpoint written by pokerzoo"
+        )
     if _FORMAT_MEMBER not in names:
         what = ("a torch.save file" if any(n.endswith("data.pkl") for n in names)
                 else "a zip archive")

@@ -253,6 +253,12 @@ def test_other_formats_agents_and_versions(saved, tmp_path):
     with zipfile.ZipFile(tmp_path / "plain.zip", "w") as zf:
         zf.writestr("hello.txt", "hi")
     assert "not a pokerzoo checkpoint" in _load_error(tmp_path / "plain.zip")
+    with zipfile.ZipFile(tmp_path / "deflated.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("format.json", zipfile.ZipFile(saved).read("format.json"))
+    assert "compressed members" in _load_error(tmp_path / "deflated.zip")
+    torch = pytest.importorskip("torch")
+    torch.save({"w": torch.ones(2)}, tmp_path / "model.pt")
+    assert "is a torch.save file, not a pokerzoo checkpoint" in _load_error(tmp_path / "model.pt")
     leduc = make_agent("mccfr-os", load_game("leduc_holdem"))
     with pytest.raises(CheckpointErrorFromBase, match="does not fit"):
         leduc.load(saved)
