@@ -38,6 +38,7 @@ One search answers "which action should ``player`` take here?" (Li et al. 2023, 
 from __future__ import annotations
 
 import bisect
+import copy
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
@@ -123,6 +124,21 @@ class AdaptiveUCT:
         self._policy_cache: dict[Hashable, tuple[list[int], list[float]]] = {}
 
     # Public API ----------------------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """The random state between searches: the generator and its unread block of uniforms
+        (the rest of a search's data is rebuilt by every search)."""
+        return {
+            "rng": copy.deepcopy(self.rng.bit_generator.state),
+            "uniforms": self._uniform.buf.copy(),
+            "uniforms_used": self._uniform.i,
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned."""
+        self.rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
+        self._uniform.buf = np.array(state["uniforms"], dtype=np.float64)
+        self._uniform.i = int(state["uniforms_used"])
 
     def search(self, state: State | None = None, sampler: Sampler | None = None) -> SearchResult:
         """Search from the searcher's information set and recommend an action.

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import ClassVar, Literal
 
 import numpy as np
+
+from pokerzoo.config import check, normalise
 
 OPPONENT_MODES = ("policy", "search")
 
@@ -14,6 +17,8 @@ OPPONENT_MODES = ("policy", "search")
 class UCTConfig:
     """Parameters of ``AdaptiveUCT``; defaults are the paper's chosen UCT(2800, 0.98)."""
 
+    kind: ClassVar[str] = "uct"
+    """Names this best response in a union of configs (``best_response="uct"``)."""
     max_simulations: int = 3_000
     """Fixed simulation budget (the paper's baseline UCT_3000)."""
     threshold: int | None = 2_800
@@ -25,7 +30,7 @@ class UCTConfig:
     rounds", which the paper does not give)."""
     c_puct: float = 1.25
     """Exploration constant ``c`` of the PUCT rule, on min-max normalised values."""
-    opponents: str = "policy"
+    opponents: Literal["policy", "search"] = "policy"
     """``"policy"``: other players act by ``opponent_policy``; ``"search"``: they are searched."""
     min_test_visits: int = 10
     """Visits a root action needs before the z-test may judge it (variance estimates from a
@@ -35,23 +40,14 @@ class UCTConfig:
     acting player's information, as any policy should)."""
 
     def __post_init__(self) -> None:
-        if self.max_simulations < 1:
-            raise ValueError(f"max_simulations must be >= 1, got {self.max_simulations}")
-        if self.threshold is not None and not 1 <= self.threshold <= self.max_simulations:
-            raise ValueError(
-                f"threshold must be in [1, max_simulations={self.max_simulations}] or None, "
-                f"got {self.threshold}"
-            )
-        if not 0.0 < self.confidence < 1.0:
-            raise ValueError(f"confidence must be in (0, 1), got {self.confidence}")
-        if self.test_every < 1:
-            raise ValueError(f"test_every must be >= 1, got {self.test_every}")
-        if not self.c_puct >= 0.0:
-            raise ValueError(f"c_puct must be >= 0, got {self.c_puct}")
-        if self.opponents not in OPPONENT_MODES:
-            raise ValueError(f"opponents must be one of {OPPONENT_MODES}, got {self.opponents!r}")
-        if self.min_test_visits < 2:
-            raise ValueError(f"min_test_visits must be >= 2, got {self.min_test_visits}")
+        normalise(self)
+        check(self.max_simulations >= 1, "max_simulations", ">= 1", self.max_simulations)
+        check(self.threshold is None or 1 <= self.threshold <= self.max_simulations, "threshold",
+              f"in [1, max_simulations={self.max_simulations}] or None", self.threshold)
+        check(0.0 < self.confidence < 1.0, "confidence", "in (0, 1)", self.confidence)
+        check(self.test_every >= 1, "test_every", ">= 1", self.test_every)
+        check(self.c_puct >= 0.0, "c_puct", ">= 0", self.c_puct)
+        check(self.min_test_visits >= 2, "min_test_visits", ">= 2", self.min_test_visits)
 
     @property
     def z_critical(self) -> float:

@@ -12,7 +12,9 @@ of decisions per second); any other game runs on ``State`` objects (same API, Py
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+import copy
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -154,6 +156,37 @@ class VectorPokerEnv:
         self._b.reset_rows(rows, self._rng)
         obs, mask, player = self._turn()
         return VectorStep(obs, mask, player, rewards, done, final)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The hands in flight and the generator that deals the next ones (copies; plain
+        arrays, lists and JSON scalars), for checkpoints that resume mid-hand."""
+        return {
+            "game": self.game.name,
+            "num_envs": self.num_envs,
+            "backend": self.backend,
+            "started": self._started,
+            "rng": copy.deepcopy(self._rng.bit_generator.state),
+            "mask": None if self._mask is None else self._mask.copy(),
+            "hands": self._b.state_dict(),
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned, from an env of the same game, size and backend.
+
+        Raises:
+            ValueError: a state of another game, size or backend.
+        """
+        ours = (self.game.name, self.num_envs, self.backend)
+        theirs = (state["game"], int(state["num_envs"]), state["backend"])
+        if theirs != ours:
+            raise ValueError(f"env state is of (game, num_envs, backend) {theirs}, "
+                             f"this env is {ours}")
+        rng = np.random.default_rng()
+        rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
+        self._rng = rng
+        self._b.load_state_dict(state["hands"], self._rng)
+        self._mask = None if state["mask"] is None else np.array(state["mask"], dtype=np.int8)
+        self._started = bool(state["started"])
 
     def deals(self) -> np.ndarray:
         """``[N, k]`` chance outcomes of each current hand in the order the game's ``State``

@@ -14,6 +14,8 @@ finished hands are re-dealt by the caller with ``reset_rows``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +23,19 @@ from pokerzoo.envs.poker_env import sample_chance, terminal_returns
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
+
+
+def _arrays_state(backend: object, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    return {name: getattr(backend, name).copy() for name in names}
+
+
+def _load_arrays(backend: object, names: tuple[str, ...], state: Mapping[str, Any]) -> None:
+    for name in names:
+        target = getattr(backend, name)
+        value = np.asarray(state[name])
+        if value.shape != target.shape:
+            raise ValueError(f"{name} has shape {value.shape}, this env needs {target.shape}")
+        target[...] = value
 
 
 def _permutations(rng: np.random.Generator, rows: int, deck: int, take: int) -> np.ndarray:
@@ -187,6 +202,17 @@ class LeducArrays:
         """Chance outcomes of each current hand in the order the ``State`` rules deal them."""
         return self.deal.copy()
 
+    STATE = ("deal", "rnd", "contrib", "folded", "pending", "player", "raises", "nact", "pub")
+    """The arrays that hold the hands in flight (the rest follows from the config)."""
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The hands in flight (copies)."""
+        return _arrays_state(self, self.STATE)
+
+    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
+        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
+        _load_arrays(self, self.STATE, state)
+
 
 class KuhnArrays:
     """Kuhn poker (any number of players) as arrays."""
@@ -254,6 +280,17 @@ class KuhnArrays:
     def deals(self) -> np.ndarray:
         return self.cards.copy()
 
+    STATE = ("cards", "bets", "first", "nact", "pub")
+    """The arrays that hold the hands in flight."""
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The hands in flight (copies)."""
+        return _arrays_state(self, self.STATE)
+
+    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
+        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
+        _load_arrays(self, self.STATE, state)
+
 
 class StateArrays:
     """Generic backend over ``State`` objects: any game, with the env's sampling hooks."""
@@ -275,6 +312,24 @@ class StateArrays:
             if state.current_player() == TERMINAL:
                 raise ValueError(f"{self.game.name} has hands that end before anyone acts")
             self.states[i] = state
+
+    def state_dict(self) -> dict[str, Any]:
+        """The hands in flight as their action histories (chance outcomes included)."""
+        return {"histories": [[int(a) for a in s.history()] for s in self.states]}
+
+    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
+        """Replay the histories of ``state_dict``; ``rng`` (the env's) draws chance from now."""
+        histories = state["histories"]
+        if len(histories) != self.num_envs:
+            raise ValueError(f"state holds {len(histories)} hands, this env {self.num_envs}")
+        states = []
+        for history in histories:
+            s = self.game.new_initial_state()
+            for action in history:
+                s.apply_action(int(action))
+            states.append(s)
+        self.states = states
+        self._rng = rng
 
     def _advance(self, state: State) -> None:
         while state.current_player() == CHANCE:

@@ -73,7 +73,7 @@ def bandit(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
 
 
 def learner(**overrides) -> PlayerLearner:
-    config = NFSPConfig(batch_size=32, min_buffer_size=32, **overrides)
+    config = NFSPConfig.from_params(batch_size=32, min_buffer_size=32, **overrides)
     return PlayerLearner(3, 3, config, seed=0)
 
 
@@ -147,12 +147,12 @@ def test_sample_rows_follows_the_weights_and_never_picks_zero_weight():
 
 
 def test_config_is_validated():
-    with pytest.raises(ConfigError, match="prioritized"):
-        NFSPConfig(learning_times=(1, 4))
+    with pytest.raises(ConfigError, match="learning_times is a parameter of prioritized"):
+        NFSPConfig.from_params(learning_times=(1, 4))
     with pytest.raises(ConfigError, match="n_min"):
-        NFSPConfig(replay="prioritized", learning_times=(3, 2))
+        NFSPConfig.from_params(replay="prioritized", learning_times=(3, 2))
     with pytest.raises(ConfigError, match="replay"):
-        NFSPConfig(replay="ranked")
+        NFSPConfig.from_params(replay="ranked")
     with pytest.raises(ConfigError, match="unknown"):
         NFSPConfig.from_params(eta=0.1, etta=0.2)
 
@@ -247,7 +247,7 @@ def test_env_facing_policy_matches_the_tabular_average_policy(kuhn_plt):
         p = state.current_player()
         obs = {"observation": state.information_state_tensor(p),
                "action_mask": state.legal_actions_mask()}
-        np.testing.assert_allclose(agent.action_probabilities(obs), table.probs[i], atol=1e-6)
+        np.testing.assert_allclose(agent.act_probabilities(obs), table.probs[i], atol=1e-6)
 
 
 def test_agent_plays_the_aec_env_and_wins_against_random(kuhn_plt):
@@ -326,10 +326,10 @@ def test_uct_best_response_searches_and_feeds_the_reservoir():
 
 
 def test_registry_builds_the_three_presets():
-    assert make_agent("nfsp", KUHN, num_envs=8).config.replay == "uniform"
-    assert make_agent("nfsp-per", KUHN, num_envs=8).config.replay == "prioritized"
+    assert make_agent("nfsp", KUHN, num_envs=8).config.replay_kind == "uniform"
+    assert make_agent("nfsp-per", KUHN, num_envs=8).config.replay_kind == "prioritized"
     plt = make_agent("nfsp-plt", KUHN, num_envs=8)
-    assert plt.config.learning_times == (1, 4) and plt.name == "nfsp-plt"
+    assert plt.config.prioritized.learning_times == (1, 4) and plt.name == "nfsp-plt"
     with pytest.raises(ConfigError, match="unknown"):
         make_agent("nfsp", KUHN, hidden=(8,))
 

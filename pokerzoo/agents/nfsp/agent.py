@@ -23,6 +23,7 @@ them all.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -31,12 +32,16 @@ import numpy as np
 import torch
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.nfsp.config import PRESETS, NFSPConfig
+from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
+from pokerzoo.config import from_mapping
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.envs.vector import VectorPokerEnv
+from pokerzoo.errors import CheckpointError, TreeTooLargeError
+from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.games.base import Game, State
+from pokerzoo.policy import CallablePolicy
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -65,7 +70,7 @@ class NFSP(Agent):
         **overrides: Any,
     ) -> None:
         base = config if config is not None else NFSPConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.config = base.with_params(**overrides) if overrides else base
         self.game = game
         self.seed = seed
         self.num_players = game.num_players
@@ -79,12 +84,11 @@ class NFSP(Agent):
             for s in seeds[:-1]
         ]
         # The UCT best response searches from the hands' ``State`` objects.
-        backend = "state" if self.config.best_response == "uct" else "auto"
+        backend = "state" if self.config.best_response_kind == "uct" else "auto"
         self.env = VectorPokerEnv(game, self.config.num_envs, backend=backend)
         self.reward_scale = self.config.reward_scale
         if self.reward_scale is None:
-            big_blind = getattr(game.config, "big_blind", None)
-            self.reward_scale = 1.0 / big_blind if big_blind else 1.0
+            self.reward_scale = 1.0 / game.chip_unit
         self.selfplay = SelfPlay(self.env, self.learners, self.config.eta, self.rng,
                                  self.reward_scale)
         self._tree = tree
@@ -92,17 +96,22 @@ class NFSP(Agent):
         self._infoset_obs: np.ndarray | None = None
         self._iteration = 0
         self._started = False
-        if self.config.best_response == "uct":
+        self._uct: Any = None
+        if self.config.best_response_kind == "uct":
             from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
 
-            self.selfplay.best_response = UCTBestResponse(self)
+            self._uct = UCTBestResponse(self)
+            self.selfplay.best_response = self._uct
 
     # Learning ----------------------------------------------------------------------------------
 
     @property
     def epsilon(self) -> float:
-        """Exploration of the best response: 0.06 decaying as 1/sqrt(episodes) ([HS])."""
-        cfg = self.config
+        """Exploration of the best response: 0.06 decaying as 1/sqrt(episodes) ([HS]); 0 for
+        the UCT best response, which explores in its search."""
+        cfg = self.config.best_response
+        if not isinstance(cfg, DQNConfig):
+            return 0.0
         return cfg.epsilon_start / np.sqrt(1.0 + self._iteration / cfg.epsilon_timescale)
 
     def iterate(self, n: int = 1) -> None:
@@ -133,14 +142,14 @@ class NFSP(Agent):
         """The game's compiled tree (built on first use).
 
         Raises:
-            ValueError: if the game has more than ``TABULAR_MAX_NODES`` histories (hold'em).
+            TreeTooLargeError: if the game has more than ``TABULAR_MAX_NODES`` histories.
         """
         if self._tree is None:
             if self._too_big:
-                raise ValueError(f"{self.game!r} does not fit in a compiled tree")
+                raise TreeTooLargeError(f"{self.game!r} does not fit in a compiled tree")
             try:
                 self._tree = build(self.game, max_nodes=TABULAR_MAX_NODES)
-            except ValueError:
+            except TreeTooLargeError:
                 self._too_big = True
                 raise
         return self._tree
@@ -150,7 +159,7 @@ class NFSP(Agent):
         network call per player) where the tree fits, else the state policy of ``policy()``."""
         try:
             tree = self.tree
-        except ValueError:
+        except TreeTooLargeError:
             return self.policy()
         if self._infoset_obs is None:
             self._infoset_obs = np.stack([
@@ -169,7 +178,7 @@ class NFSP(Agent):
         """The average policy as a state policy (works on games whose tree does not fit)."""
         return NetworkPolicy(self)
 
-    def action_probabilities(
+    def act_probabilities(
         self, observation: Any, info: Mapping[str, Any] | None = None
     ) -> np.ndarray:
         """The average policy at an env turn (seat from ``info`` or the observation's one-hot)."""
@@ -181,36 +190,53 @@ class NFSP(Agent):
     # Checkpoints -------------------------------------------------------------------------------
 
     def state_dict(self) -> dict[str, Any]:
-        """Networks, optimisers, buffers, counters and RNG states.
+        """Everything the run depends on: networks, optimisers, buffers, counters, RNG states
+        and the hands in flight (the self-play recorder and the batched env).
 
-        Taking a checkpoint ends the hands in flight (the next ``iterate`` deals fresh ones,
-        seeded from the saved generator), so a run resumed from it continues exactly as the
-        uninterrupted run does.
+        Taking it changes nothing (the arrays are copies), and a run resumed from it continues
+        exactly as the uninterrupted run does, whatever the checkpoint period.
         """
-        self._started = False
         return {
             "config": dataclasses.asdict(self.config),
             "game": {"name": self.game.name, "params": self.game.params()},
             "iteration": self._iteration,
-            "rng": self.rng.bit_generator.state,
+            "rng": copy.deepcopy(self.rng.bit_generator.state),
             "learners": [learner.state_dict() for learner in self.learners],
+            "started": self._started,
+            "selfplay": self.selfplay.state_dict() if self._started else None,
+            "env": self.env.state_dict() if self._started else None,
+            "uct": self._uct.state_dict() if self._uct is not None else None,
         }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        """Restore what ``state_dict`` returned (learning resumes with freshly dealt hands)."""
-        if state["game"] != {"name": self.game.name, "params": self.game.params()}:
-            raise ValueError(f"checkpoint is for {state['game']}, this agent plays {self.game!r}")
-        saved = NFSPConfig.from_params(**state["config"])
+        """Restore what ``state_dict`` returned, hands in flight included.
+
+        Raises:
+            CheckpointError: a checkpoint of another game, config or number of seats.
+        """
+        game = {"name": self.game.name, "params": self.game.params()}
+        if _plain(state["game"]) != _plain(game):
+            raise CheckpointError(
+                f"checkpoint is for {state['game']}, this agent plays {self.game!r}"
+            )
+        saved = from_mapping(NFSPConfig, state["config"])
         if saved != self.config:
-            raise ValueError(f"checkpoint config {saved} differs from this agent's {self.config}")
+            raise CheckpointError(
+                f"checkpoint config {saved} differs from this agent's {self.config}"
+            )
         if len(state["learners"]) != self.num_players:
-            raise ValueError(f"checkpoint has {len(state['learners'])} seats, "
-                             f"the game has {self.num_players}")
+            raise CheckpointError(f"checkpoint has {len(state['learners'])} seats, "
+                                  f"the game has {self.num_players}")
         for learner, learner_state in zip(self.learners, state["learners"]):
             learner.load_state_dict(learner_state)
-        self.rng.bit_generator.state = state["rng"]
+        self.rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
         self._iteration = int(state["iteration"])
-        self._started = False
+        self._started = bool(state["started"])
+        if self._started:
+            self.env.load_state_dict(state["env"])
+            self.selfplay.load_state_dict(state["selfplay"])
+        if self._uct is not None:
+            self._uct.load_state_dict(state["uct"])
 
 
 class NetworkPolicy:
@@ -218,6 +244,15 @@ class NetworkPolicy:
 
     def __init__(self, agent: NFSP) -> None:
         self.agent = agent
+
+    def tabular(self, tree: GameTree) -> TabularPolicy:
+        """The policy on every information set of ``tree`` in one batched network call per
+        player (evaluators' ``tabularize`` uses this instead of asking state by state)."""
+        if tree.game == self.agent.game:
+            policy = self.agent.average_policy()
+            if isinstance(policy, TabularPolicy):
+                return policy
+        return tabularize(tree, CallablePolicy(self.action_probabilities))
 
     def action_probabilities(self, state: State, player: int | None = None) -> dict[int, float]:
         p = state.current_player() if player is None else player
@@ -241,6 +276,15 @@ def _seat(game: Game, obs: np.ndarray, info: Mapping[str, Any] | None) -> int:
     return int(np.argmax(seat))
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with tuples as lists (a checkpoint may give back either)."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 class _threads:
     """Run a block with ``torch.set_num_threads(n)``: small MLPs lose time to thread sync."""
 
@@ -261,7 +305,7 @@ def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> NFSP:
     config fields."""
     if preset not in PRESETS:
         raise unknown_name("NFSP preset", preset, PRESETS)
-    config = NFSPConfig.from_params(**{**PRESETS[preset], **params})
+    config = NFSPConfig.from_params(**PRESETS[preset]).with_params(**params)
     agent = NFSP(game, config, seed=seed)
     agent.name = preset
     return agent

@@ -65,16 +65,16 @@ class PlayerLearner:
         self.avg_opt = _optimizer(config.optimizer, self.avg, config.sl_learning_rate)
         seeds = np.random.SeedSequence(seed).spawn(2)
         rl_fields = transition_fields(obs_size, num_actions)
-        if config.replay == "prioritized":
+        per, replay = config.prioritized, config.replay
+        if per is not None:
             self.rl_buffer: Any = PrioritizedReplayBuffer(
-                config.rl_buffer_size, rl_fields, alpha=config.per_alpha,
-                beta0=config.per_beta0, beta_steps=config.per_beta_updates,
-                eps=config.per_eps, seed=seeds[0],
+                replay.rl_buffer_size, rl_fields, alpha=per.alpha, beta0=per.beta0,
+                beta_steps=per.beta_updates, eps=per.eps, seed=seeds[0],
             )
         else:
-            self.rl_buffer = ReplayBuffer(config.rl_buffer_size, rl_fields, seed=seeds[0])
+            self.rl_buffer = ReplayBuffer(replay.rl_buffer_size, rl_fields, seed=seeds[0])
         sl_fields = {k: rl_fields[k] for k in ("obs", "mask", "action")}
-        self.sl_buffer = ReservoirBuffer(config.sl_buffer_size, sl_fields, seed=seeds[1])
+        self.sl_buffer = ReservoirBuffer(replay.sl_buffer_size, sl_fields, seed=seeds[1])
         self.rl_updates = 0
         self.sl_updates = 0
         self.gradient_steps = 0
@@ -118,7 +118,7 @@ class PlayerLearner:
         As in [HS] both networks update on the same clock (the player's own transitions);
         a network waits until its buffer holds ``min_buffer_size`` samples.
         """
-        cfg = self.config
+        cfg = self.config.replay
         ready = max(cfg.min_buffer_size, cfg.batch_size)
         while self.pending >= cfg.learn_every:
             self.pending -= cfg.learn_every
@@ -129,21 +129,22 @@ class PlayerLearner:
 
     def rl_update(self) -> RLUpdate:
         """One sampled batch of Q-learning: ``LT`` gradient steps (1 unless NFSP-PLT)."""
-        cfg = self.config
-        if cfg.replay == "prioritized":
-            batch, indices, weights, priorities = self.rl_buffer.sample(cfg.batch_size)
+        cfg, per = self.config, self.config.prioritized
+        batch_size = cfg.replay.batch_size
+        if per is not None:
+            batch, indices, weights, priorities = self.rl_buffer.sample(batch_size)
             w = torch.as_tensor(weights, dtype=torch.float32)
         else:
-            batch = self.rl_buffer.sample(cfg.batch_size)
+            batch = self.rl_buffer.sample(batch_size)
             indices = priorities = None
             w = None
         steps = 1
-        if cfg.learning_times is not None:
+        if per is not None and per.learning_times is not None:
             # Normalise by the whole buffer's max (or total) priority: Eq. (8) as documented
             # in ``components.learning_times``.
             buf = self.rl_buffer
-            steps = learning_times(priorities, *cfg.learning_times,
-                                   normalisation=cfg.lt_normalisation,
+            steps = learning_times(priorities, *per.learning_times,
+                                   normalisation=per.lt_normalisation,
                                    max_priority=buf.max_priority,
                                    total_priority=buf.total_priority)
         t = _to_tensors(batch)
@@ -187,7 +188,7 @@ class PlayerLearner:
 
     def sl_update(self) -> float:
         """One SGD step of cross-entropy on a reservoir batch of best-response actions."""
-        t = _to_tensors(self.sl_buffer.sample(self.config.batch_size))
+        t = _to_tensors(self.sl_buffer.sample(self.config.replay.batch_size))
         log_probs = masked_log_softmax(self.avg(t["obs"]), t["mask"])
         loss = -log_probs.gather(1, t["action"].unsqueeze(1)).mean()
         self.avg_opt.zero_grad(set_to_none=True)
@@ -202,19 +203,21 @@ class PlayerLearner:
     # Checkpoints -------------------------------------------------------------------------------
 
     def state_dict(self) -> dict[str, Any]:
-        """Networks, optimisers, buffers (with their RNGs) and counters."""
+        """Networks, optimisers, buffers (with their RNGs) and counters, all copies (the live
+        tensors keep changing in place as learning goes on)."""
         return {
-            "q": self.q.state_dict(),
-            "q_target": self.q_target.state_dict(),
-            "avg": self.avg.state_dict(),
-            "q_opt": self.q_opt.state_dict(),
-            "avg_opt": self.avg_opt.state_dict(),
+            "q": _cloned(self.q.state_dict()),
+            "q_target": _cloned(self.q_target.state_dict()),
+            "avg": _cloned(self.avg.state_dict()),
+            "q_opt": copy.deepcopy(self.q_opt.state_dict()),
+            "avg_opt": copy.deepcopy(self.avg_opt.state_dict()),
             "rl_buffer": self.rl_buffer.state_dict(),
             "sl_buffer": self.sl_buffer.state_dict(),
             "counters": {k: getattr(self, k) for k in _COUNTERS},
         }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned."""
         self.q.load_state_dict(state["q"])
         self.q_target.load_state_dict(state["q_target"])
         self.avg.load_state_dict(state["avg"])
@@ -226,7 +229,12 @@ class PlayerLearner:
             setattr(self, key, type(getattr(self, key))(state["counters"][key]))
 
 
-_COUNTERS = ("rl_updates", "sl_updates", "gradient_steps", "pending", "last_learning_times")
+_COUNTERS = ("rl_updates", "sl_updates", "gradient_steps", "pending", "last_learning_times",
+             "rl_loss", "sl_loss")
+
+
+def _cloned(tensors: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {k: v.detach().clone() for k, v in tensors.items()}
 
 
 def _optimizer(name: str, net: torch.nn.Module, lr: float) -> torch.optim.Optimizer:

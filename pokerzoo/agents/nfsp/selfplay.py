@@ -10,7 +10,8 @@ for the whole hand: the best response with probability eta, else the average pol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +63,33 @@ class SelfPlay:
         self.has_last[:] = False
         self.reward[:] = 0.0
         self.best_mode = self.rng.random(self.best_mode.shape) < self.eta
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The hands in flight as this recorder sees them (copies): each seat's pending
+        transition, its rewards so far, its policy for the hand, and the current turn."""
+        if self.current is None:
+            raise RuntimeError("no hands in flight: call restart(seed) first")
+        obs, mask, player = self.current
+        return {
+            **{name: getattr(self, name).copy() for name in _ARRAYS},
+            "obs": obs.copy(), "mask": mask.copy(), "player": player.copy(),
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore hands in flight from ``state_dict`` (the env must hold the same hands)."""
+        for name in _ARRAYS:
+            target = getattr(self, name)
+            value = np.asarray(state[name])
+            if value.shape != target.shape:
+                raise ValueError(f"self-play {name} has shape {value.shape}, "
+                                 f"expected {target.shape}")
+            target[...] = value
+        self.current = tuple(  # type: ignore[assignment]
+            np.array(state[k], dtype=d) for k, d in
+            (("obs", np.float32), ("mask", np.int8), ("player", np.int64))
+        )
+        for outbox in self._outbox:
+            outbox.clear()
 
     def step(self, epsilon: float) -> int:
         """Act in every hand once, store the transitions, return the number of hands finished."""
@@ -152,6 +180,9 @@ class SelfPlay:
         self.has_last[finished] = False
         self.reward[finished] = 0.0
         self.best_mode[finished] = self.rng.random((len(finished), len(self.learners))) < self.eta
+
+
+_ARRAYS = ("last_obs", "last_mask", "last_action", "has_last", "reward", "best_mode")
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:

@@ -12,7 +12,8 @@ the Q-network keeps learning from the transitions, which improves the search's e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,16 +22,6 @@ from pokerzoo.games.base import State
 
 if TYPE_CHECKING:
     from pokerzoo.agents.nfsp.agent import NFSP
-
-
-def uct_config(agent: NFSP) -> UCTConfig:
-    """The search parameters of ``agent.config`` (threshold capped at the budget)."""
-    cfg = agent.config
-    return UCTConfig(
-        max_simulations=cfg.uct_simulations,
-        threshold=min(cfg.uct_threshold, cfg.uct_simulations),
-        confidence=cfg.uct_confidence,
-    )
 
 
 class QEvaluator:
@@ -63,14 +54,15 @@ class QEvaluator:
 class UCTBestResponse:
     """Chooses best-response actions by adaptive UCT for ``SelfPlay`` (needs ``backend="state"``).
 
-    One ``AdaptiveUCT`` per seat, seeded from the agent's seed (their generators are not part
-    of checkpoints: a resumed UCT run restores weights, buffers and counters exactly, but its
-    searches draw fresh random numbers); the opponents' policy is the agent's average policy.
+    One ``AdaptiveUCT`` per seat, seeded from the agent's seed (their random states and the
+    counters below are part of the agent's checkpoints, so a resumed run searches exactly as
+    the uninterrupted one); the opponents' policy is the agent's average policy.
     """
 
     def __init__(self, agent: NFSP) -> None:
         self.agent = agent
-        config = uct_config(agent)
+        config = agent.config.best_response
+        assert isinstance(config, UCTConfig)
         opponents = agent.policy()
         evaluator = QEvaluator(agent)
         seeds = np.random.SeedSequence([agent.seed, 7]).spawn(agent.num_players)
@@ -81,6 +73,23 @@ class UCTBestResponse:
         self.searches = 0
         self.simulations = 0
         self.stopped_early = 0
+
+    def state_dict(self) -> dict[str, Any]:
+        """The searchers' random states and the search counters."""
+        return {
+            "searchers": [searcher.state_dict() for searcher in self.searchers],
+            "counters": {k: getattr(self, k) for k in _COUNTERS},
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned."""
+        if len(state["searchers"]) != len(self.searchers):
+            raise ValueError(f"state has {len(state['searchers'])} searchers, "
+                             f"this agent {len(self.searchers)}")
+        for searcher, searcher_state in zip(self.searchers, state["searchers"]):
+            searcher.load_state_dict(searcher_state)
+        for key in _COUNTERS:
+            setattr(self, key, int(state["counters"][key]))
 
     def __call__(
         self, player: int, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray
@@ -94,3 +103,6 @@ class UCTBestResponse:
             self.simulations += result.simulations
             self.stopped_early += int(result.stopped_early)
         return actions
+
+
+_COUNTERS = ("searches", "simulations", "stopped_early")
