@@ -17,16 +17,18 @@ import numpy as np
 from pokerzoo.games.base import (
     CHANCE,
     TERMINAL,
-    ConfigError,
     Field,
     Game,
     GameConfig,
     State,
     TensorLayout,
+    check_int,
+    count_histories,
 )
 from pokerzoo.games.registry import register_game
 
 PASS, BET = 0, 1
+MAX_PLAYERS = 10
 
 
 @dataclass(frozen=True)
@@ -34,11 +36,11 @@ class KuhnConfig(GameConfig):
     """Parameters of Kuhn poker."""
 
     num_players: int = 2
-    """Number of players (2 or more); the deck has ``num_players + 1`` cards."""
+    """Number of players, 2 to ``MAX_PLAYERS`` (10, as OpenSpiel); the deck has
+    ``num_players + 1`` cards."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or self.num_players < 2:
-            raise ConfigError(f"num_players must be an integer >= 2, got {self.num_players!r}")
+        self._set("num_players", check_int("num_players", self.num_players, 2, MAX_PLAYERS))
 
 
 class KuhnState(State):
@@ -188,8 +190,17 @@ class KuhnPoker(Game):
     def information_state_layout(self) -> TensorLayout:
         return self._layout
 
+    @property
+    def chip_unit(self) -> float:
+        """Kuhn poker has no blinds; its unit is the one-chip ante."""
+        return 1.0
+
     def new_initial_state(self) -> KuhnState:
         return KuhnState(self)
+
+    def estimated_tree_size(self, limit: int) -> int:
+        """Exact: the betting does not depend on the cards (see ``count_histories``)."""
+        return count_histories(self, limit)
 
     def action_to_string(self, action: int, state: State | None = None) -> str:
         if state is not None and state.is_chance_node():

@@ -62,6 +62,8 @@ from pokerzoo.games.base import (
     GameConfig,
     State,
     TensorLayout,
+    check_int,
+    count_histories,
 )
 from pokerzoo.games.registry import register_game
 
@@ -69,6 +71,14 @@ FOLD, CALL, RAISE = 0, 1, 2
 _ACTION_NAMES = {FOLD: "fold", CALL: "call", RAISE: "raise"}
 _OPENERS = ("first_seat", "after_closer")
 _TENSOR_CACHE_SIZE = 200_000  # information states kept per game (a few MB at most)
+# Bounds that keep layouts and amounts small enough to hold: OpenSpiel's leduc_poker allows
+# up to 10 players; a round has at most MAX_RAISES_PER_ROUND raises (tensor slots grow with
+# it); chip amounts stay exact in float32 tensors.
+MAX_PLAYERS = 10
+MAX_RANKS = 64
+MAX_SUITS = 16
+MAX_RAISES_PER_ROUND = 100
+MAX_CHIPS = 10**6
 
 
 @dataclass(frozen=True)
@@ -76,7 +86,7 @@ class LeducConfig(GameConfig):
     """Parameters of the Leduc hold'em family (defaults: OpenSpiel's ``leduc_poker``)."""
 
     num_players: int = 2
-    """Number of players (2 or more; the deck must hold one card per player plus the board)."""
+    """Number of players, 2 to 10 (the deck must hold one card per player plus the board)."""
     num_ranks: int = 3
     """Number of card ranks (the BUFP paper's 5-Leduc uses 5)."""
     num_suits: int = 2
@@ -100,42 +110,50 @@ class LeducConfig(GameConfig):
     (RLCard)."""
 
     def __post_init__(self) -> None:
-        def positive_int(name: str, value: Any) -> None:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-
-        positive_int("num_ranks", self.num_ranks)
-        positive_int("num_suits", self.num_suits)
-        if not isinstance(self.ante, int) or isinstance(self.ante, bool) or self.ante < 0:
-            raise ConfigError(f"ante must be an integer >= 0, got {self.ante!r}")
-        if not isinstance(self.num_players, int) or self.num_players < 2:
-            raise ConfigError(f"num_players must be an integer >= 2, got {self.num_players!r}")
-        if self.num_ranks * self.num_suits < self.num_players + 1:
+        n = self._set_int("num_players", 2, MAX_PLAYERS)
+        self._set_int("num_ranks", 1, MAX_RANKS)
+        self._set_int("num_suits", 1, MAX_SUITS)
+        self._set_int("ante", 0, MAX_CHIPS)
+        if self.num_ranks * self.num_suits < n + 1:
             raise ConfigError(
                 f"a deck of {self.num_ranks}x{self.num_suits} cards cannot deal "
-                f"{self.num_players} private cards and a public card"
+                f"{n} private cards and a public card"
             )
-        if len(self.raise_sizes) != 2:
-            raise ConfigError(f"raise_sizes needs one size per round (2), got {self.raise_sizes!r}")
-        for size in self.raise_sizes:
-            positive_int("each raise size", size)
+        sizes = self.raise_sizes
+        if not isinstance(sizes, tuple) or len(sizes) != 2:
+            raise ConfigError(
+                f"raise_sizes needs a tuple of one size per round (2), got {sizes!r}"
+            )
+        self._set(
+            "raise_sizes", tuple(check_int("each raise size", v, 1, MAX_CHIPS) for v in sizes)
+        )
         if self.max_raises_per_round is not None:
-            if not isinstance(self.max_raises_per_round, int) or self.max_raises_per_round < 0:
-                raise ConfigError(
-                    f"max_raises_per_round must be None or an integer >= 0, "
-                    f"got {self.max_raises_per_round!r}"
-                )
+            self._set_int("max_raises_per_round", 0, MAX_RAISES_PER_ROUND)
         if self.bet_cap is not None:
-            positive_int("bet_cap", self.bet_cap)
+            self._set_int("bet_cap", 1, MAX_CHIPS)
         if self.max_raises_per_round is None and self.bet_cap is None:
             raise ConfigError("max_raises_per_round=None needs a bet_cap to bound the betting")
         self._check_blinds()
-        if not isinstance(self.fold_unopposed, bool):
+        if not isinstance(self.fold_unopposed, bool | np.bool_):
             raise ConfigError(f"fold_unopposed must be True or False, got {self.fold_unopposed!r}")
-        if self.second_round_opener not in _OPENERS:
+        self._set("fold_unopposed", bool(self.fold_unopposed))
+        if not isinstance(self.second_round_opener, str) or (
+            self.second_round_opener not in _OPENERS
+        ):
             raise ConfigError(
                 f"second_round_opener must be one of {_OPENERS}, got {self.second_round_opener!r}"
             )
+        if self.raises_bound() > MAX_RAISES_PER_ROUND:
+            raise ConfigError(
+                f"bet_cap={self.bet_cap} with raise_sizes={self.raise_sizes} allows "
+                f"{self.raises_bound()} raises per round; at most {MAX_RAISES_PER_ROUND} are "
+                "supported (lower bet_cap or set max_raises_per_round)"
+            )
+
+    def _set_int(self, name: str, low: int, high: int) -> int:
+        value = check_int(name, getattr(self, name), low, high)
+        self._set(name, value)
+        return value
 
     def _check_blinds(self) -> None:
         blinds = self.blinds
@@ -145,9 +163,8 @@ class LeducConfig(GameConfig):
                     f"blinds must be None or a tuple of one forced bet per seat "
                     f"({self.num_players}), got {blinds!r}"
                 )
-            for b in blinds:
-                if not isinstance(b, int) or isinstance(b, bool) or b < 0:
-                    raise ConfigError(f"each blind must be an integer >= 0, got {blinds!r}")
+            blinds = tuple(check_int("each blind", b, 0, MAX_CHIPS) for b in blinds)
+            self._set("blinds", blinds)
         if self.ante == 0:
             if blinds is None or not any(blinds):
                 raise ConfigError("ante=0 needs blinds: someone must put chips in before the deal")
@@ -490,8 +507,17 @@ class LeducHoldem(Game):
     def information_state_layout(self) -> TensorLayout:
         return self._layout
 
+    @property
+    def chip_unit(self) -> float:
+        """The big blind where the game has blinds (RLCard's Leduc: 2), else the ante."""
+        return float(self.config.big_blind)
+
     def new_initial_state(self) -> LeducState:
         return LeducState(self)
+
+    def estimated_tree_size(self, limit: int) -> int:
+        """Exact: the betting does not depend on the cards (see ``count_histories``)."""
+        return count_histories(self, limit)
 
     def action_to_string(self, action: int, state: State | None = None) -> str:
         if state is not None and state.is_chance_node():

@@ -32,6 +32,10 @@ def load_game(name: str, **params: Any) -> Game:
             (listing the game's parameters) or invalid parameter values.
     """
     _import_all()
+    if not isinstance(name, str):
+        raise ConfigError(
+            f"a game name must be a string, got {name!r}; valid games are {sorted(_GAMES)}"
+        )
     try:
         cls = _GAMES[name]
     except KeyError:

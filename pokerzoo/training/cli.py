@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pokerzoo.games.base import ConfigError
+from pokerzoo.errors import ConfigError, PokerzooError
 
 
 def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
@@ -27,11 +28,23 @@ def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
     return params
 
 
+def add_debug_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--debug`` (show the traceback of an error instead of one line) to ``parser``."""
+    parser.add_argument(
+        "--debug", action="store_true", help="show the full traceback of an error"
+    )
+
+
 def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
-    """Run ``main`` and turn the errors users cause into one readable line and exit code 2."""
+    """Run ``main`` and turn the errors that describe bad input (``PokerzooError``s: unknown
+    names, bad parameters, refused checkpoints, ...; missing files) into one readable line and
+    exit code 2. Any other exception is a bug and propagates with its traceback, as do the
+    input errors when the command line has ``--debug``."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
         return main(argv)
-    except (ConfigError, FileNotFoundError, ValueError, KeyError, TypeError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"error: {message}", file=sys.stderr)
+    except (PokerzooError, FileNotFoundError) as exc:
+        if "--debug" in args:
+            raise
+        print(f"error: {exc} (run with --debug for the traceback)", file=sys.stderr)
         return 2

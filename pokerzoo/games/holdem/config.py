@@ -7,17 +7,20 @@ small blind, acts first before the flop and last after it (standard heads-up rul
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from pokerzoo.games.base import ConfigError, GameConfig
+from pokerzoo.games.base import ConfigError, GameConfig, check_int, check_number, is_integer
 
 MAX_PLAYERS = 6
-
-
-def _check_int(name: str, value: object, low: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{name} must be an integer >= {low}, got {value!r}")
+"""Most seats at the table."""
+MAX_STACK_BIG_BLINDS = 10**6
+"""Deepest stack allowed, in big blinds (observations give amounts in 100 big blinds)."""
+MAX_CHIPS = 10**12
+"""Largest chip amount (blinds, antes, stacks): payoffs stay exact in float64."""
+MAX_RAISE_CAP = 100
+"""Largest limit raise cap (the tensor holds every action of a round)."""
+MAX_BET_FRACTIONS = 16
+"""Most pot-fraction sizes of the no-limit abstraction."""
 
 
 @dataclass(frozen=True)
@@ -42,26 +45,40 @@ class HoldemConfig(GameConfig):
     forced bets."""
 
     def __post_init__(self) -> None:
-        n = self.num_players
-        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_PLAYERS:
-            raise ConfigError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {n!r}")
-        _check_int("big_blind", self.big_blind, 1)
-        _check_int("small_blind", self.small_blind, 1)
-        _check_int("ante", self.ante, 0)
+        n = check_int("num_players", self.num_players, 2, MAX_PLAYERS)
+        self._set("num_players", n)
+        self._set("big_blind", check_int("big_blind", self.big_blind, 1, MAX_CHIPS))
+        self._set("small_blind", check_int("small_blind", self.small_blind, 1, MAX_CHIPS))
+        self._set("ante", check_int("ante", self.ante, 0, MAX_CHIPS))
         if self.small_blind > self.big_blind:
             raise ConfigError(
                 f"small_blind ({self.small_blind}) must not exceed big_blind ({self.big_blind})"
             )
-        stacks = self.seat_stacks()
-        if len(stacks) != n:
-            raise ConfigError(f"stacks has {len(stacks)} entries but num_players is {n}")
-        for seat, s in enumerate(stacks):
-            _check_int(f"stacks[{seat}]", s, 1)
-            if s <= self.ante + self.big_blind:
-                raise ConfigError(
-                    f"stacks[{seat}] = {s} must exceed ante + big_blind = "
-                    f"{self.ante + self.big_blind}"
-                )
+        if is_integer(self.stacks):
+            self._set("stacks", int(self.stacks))  # type: ignore[call-overload]
+        elif isinstance(self.stacks, tuple):
+            if len(self.stacks) != n:
+                raise ConfigError(f"stacks has {len(self.stacks)} entries but num_players is {n}")
+            self._set(
+                "stacks", tuple(self._stack(f"stacks[{i}]", s) for i, s in enumerate(self.stacks))
+            )
+        elif self.stacks is not None:
+            raise ConfigError(
+                f"stacks must be an integer, a tuple of one integer per seat or None, "
+                f"got {self.stacks!r}"
+            )
+        for seat, s in enumerate(self.seat_stacks()):
+            self._stack(f"stacks[{seat}]" if isinstance(self.stacks, tuple) else "stacks", s)
+
+    def _stack(self, name: str, value: object) -> int:
+        most = min(MAX_CHIPS, MAX_STACK_BIG_BLINDS * self.big_blind)
+        stack = check_int(name, value, 1, most)
+        if stack <= self.ante + self.big_blind:
+            raise ConfigError(
+                f"{name} = {stack} must exceed ante + big_blind = {self.ante + self.big_blind}"
+                " (no one may be all-in from the forced bets)"
+            )
+        return stack
 
     def seat_stacks(self) -> tuple[int, ...]:
         """The starting stack of each seat."""
@@ -85,7 +102,7 @@ class LimitHoldemConfig(HoldemConfig):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        _check_int("raise_cap", self.raise_cap, 1)
+        self._set("raise_cap", check_int("raise_cap", self.raise_cap, 1, MAX_RAISE_CAP))
 
 
 @dataclass(frozen=True)
@@ -100,11 +117,12 @@ class NoLimitHoldemConfig(HoldemConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         fr = self.bet_fractions
-        if not isinstance(fr, tuple) or not all(
-            isinstance(f, int | float) and not isinstance(f, bool) for f in fr
-        ):
-            raise ConfigError(f"bet_fractions must be a tuple of numbers, got {fr!r}")
-        if any(not math.isfinite(f) or f <= 0 for f in fr):
-            raise ConfigError(f"bet_fractions must be finite and > 0, got {fr!r}")
+        if not isinstance(fr, tuple) or not 1 <= len(fr) <= MAX_BET_FRACTIONS:
+            raise ConfigError(
+                f"bet_fractions must be a tuple of 1 to {MAX_BET_FRACTIONS} pot fractions, "
+                f"got {fr!r}"
+            )
+        fr = tuple(check_number("each bet fraction", f, 0.0, 1000.0, low_open=True) for f in fr)
+        self._set("bet_fractions", fr)
         if any(b <= a for a, b in zip(fr, fr[1:])):
             raise ConfigError(f"bet_fractions must be strictly increasing, got {fr!r}")
