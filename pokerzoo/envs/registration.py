@@ -1,65 +1,99 @@
-"""Register pokerzoo's envs with PettingZoo's and Gymnasium's registries.
+"""Register the env table's ids with PettingZoo's and Gymnasium's registries.
 
-``register_all()`` (called when ``pokerzoo`` is imported) adds:
+``register_all()`` (called when ``pokerzoo`` is imported) adds, for every row of
+``pokerzoo.envs.registry.ENVS``:
 
-* AEC envs to PettingZoo's registry when it exists (``pettingzoo.register``, PettingZoo
+* its AEC env to PettingZoo's registry when it exists (``pettingzoo.register``, PettingZoo
   1.27+): ``pettingzoo.make("aec", "pokerzoo/leduc_holdem-v0")``;
-* single-agent envs to Gymnasium's: ``gymnasium.make("pokerzoo/LeducHoldem-v0",
-  opponent=..., seat=...)``, also reachable as ``"pokerzoo:pokerzoo/LeducHoldem-v0"``.
+* its single-agent version, where the row has a Gymnasium id, to Gymnasium's:
+  ``gymnasium.make("pokerzoo/LeducHoldem-v0", opponent=..., seat=...)``, also reachable as
+  ``"pokerzoo:pokerzoo/LeducHoldem-v0"``.
 
 Entry points are strings, so registering imports neither the env modules nor the games.
+``GYM_IDS`` and ``AEC_IDS`` are live read-only views of the table (rows added by
+``register_env`` appear in them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+
 import gymnasium
 
-GYM_IDS = {
-    "pokerzoo/KuhnPoker-v0": "kuhn_poker_v0",
-    "pokerzoo/LeducHoldem-v0": "leduc_holdem_v0",
-    "pokerzoo/LimitHoldem-v0": "limit_holdem_v0",
-    "pokerzoo/NoLimitHoldem-v0": "no_limit_holdem_v0",
-}
-"""Gymnasium id -> named AEC env played by ``SingleAgentEnv``."""
+from pokerzoo.envs.registry import ENVS, EnvSpec
 
-AEC_IDS = {
-    "pokerzoo/kuhn_poker-v0": "pokerzoo.envs.kuhn_poker_v0:env",
-    "pokerzoo/leduc_holdem-v0": "pokerzoo.envs.leduc_holdem_v0:env",
-    "pokerzoo/limit_holdem-v0": "pokerzoo.envs.limit_holdem_v0:env",
-    "pokerzoo/no_limit_holdem-v0": "pokerzoo.envs.no_limit_holdem_v0:env",
-    "pokerzoo/unknown_kuhn_poker-v0": "pokerzoo.envs.unknown_kuhn_poker_v0:env",
-    "pokerzoo/unknown_leduc_holdem-v0": "pokerzoo.envs.unknown_leduc_holdem_v0:env",
-}
-"""PettingZoo id -> entry point of the AEC env."""
+SINGLE_AGENT_ENTRY_POINT = "pokerzoo.wrappers.single_agent:make_single_agent_env"
+"""What Gymnasium builds for every Gymnasium id (with ``env=<the AEC env's name>``)."""
+
+
+def gym_ids() -> dict[str, str]:
+    """Gymnasium id -> name of the AEC env ``SingleAgentEnv`` plays, from the table."""
+    return {spec.gym_id: spec.name for spec in ENVS.values() if spec.gym_id is not None}
+
+
+def aec_ids() -> dict[str, str]:
+    """PettingZoo id -> entry point of the AEC env, from the table."""
+    return {spec.aec_id: spec.entry_point for spec in ENVS.values() if spec.aec_id is not None}
+
+
+class _TableView(Mapping[str, str]):
+    """A read-only mapping recomputed from the table on every access."""
+
+    def __init__(self, read: Callable[[], dict[str, str]]) -> None:
+        self._read = read
+
+    def __getitem__(self, key: str) -> str:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
+
+
+GYM_IDS: Mapping[str, str] = _TableView(gym_ids)
+"""Gymnasium id -> env name (a live view of the table)."""
+AEC_IDS: Mapping[str, str] = _TableView(aec_ids)
+"""PettingZoo id -> AEC entry point (a live view of the table)."""
 
 _done = False
 
 
 def register_all() -> None:
-    """Register every id above (idempotent; a no-op for PettingZoo releases without a
-    registry)."""
+    """Register every id in the table (idempotent; PettingZoo ids are skipped on PettingZoo
+    releases without a registry)."""
     global _done
     if _done:
         return
     _done = True
-    for gym_id, name in GYM_IDS.items():
-        if gym_id not in gymnasium.registry:
-            gymnasium.register(
-                id=gym_id,
-                entry_point="pokerzoo.wrappers.single_agent:make_single_agent_env",
-                kwargs={"env": name},
-            )
-    for pz_id, entry_point in AEC_IDS.items():
-        register_aec(pz_id, entry_point)
+    for spec in ENVS.values():
+        _register(spec)
 
 
-def register_aec(pz_id: str, entry_point: str) -> None:
-    """Add one more AEC env to PettingZoo's registry (for envs defined outside this module,
-    e.g. the unknown-environment games); a no-op without ``pettingzoo.register``."""
+def register_spec(spec: EnvSpec) -> None:
+    """Register one row added after ``register_all`` ran (before, ``register_all`` will)."""
+    if _done:
+        _register(spec)
+
+
+def _register(spec: EnvSpec) -> None:
+    if spec.gym_id is not None and spec.gym_id not in gymnasium.registry:
+        gymnasium.register(
+            id=spec.gym_id, entry_point=SINGLE_AGENT_ENTRY_POINT, kwargs={"env": spec.name}
+        )
+    if spec.aec_id is not None:
+        _register_aec(spec.aec_id, spec.entry_point)
+
+
+def _register_aec(pz_id: str, entry_point: str) -> None:
     try:
         from pettingzoo import aec_registry
         from pettingzoo import register as pz_register
-    except ImportError:
+    except ImportError:  # PettingZoo before 1.27 has no registry to join
         return
     if pz_id not in aec_registry:
         pz_register("aec", pz_id, entry_point)

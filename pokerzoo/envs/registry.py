@@ -1,51 +1,127 @@
-"""Name -> AEC env registry behind ``pokerzoo.make``.
+"""The env table behind ``pokerzoo.make``, PettingZoo's and Gymnasium's registries.
 
-Each named env is a module with ``env(**kw)`` and ``raw_env(**kw)``; other packages (or the
-unknown-environment games) add theirs with ``register_env``.
+``ENVS`` is the one list of named envs: each row gives the env name, the module with
+``env(**kw)`` and ``raw_env(**kw)``, the game it plays, its PettingZoo AEC id and (for envs with
+a single-agent version) its Gymnasium id. ``make``, ``registered_envs`` and
+``pokerzoo.envs.registration`` all read it. Modules are named by strings, so listing envs or
+rejecting an unknown name imports none of them.
+
+>>> env_spec("leduc_holdem_v0").gym_id
+'pokerzoo/LeducHoldem-v0'
+>>> env = make("kuhn_poker_v0")
+>>> env.reset(seed=0)
+>>> env.agent_selection
+'player_0'
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
-from pokerzoo.games.base import ConfigError
-from pokerzoo.games.registry import registered_games
-
-_ENVS: dict[str, tuple[str, str]] = {
-    "kuhn_poker_v0": ("pokerzoo.envs.kuhn_poker_v0", "kuhn_poker"),
-    "leduc_holdem_v0": ("pokerzoo.envs.leduc_holdem_v0", "leduc_holdem"),
-    "limit_holdem_v0": ("pokerzoo.envs.limit_holdem_v0", "limit_holdem"),
-    "no_limit_holdem_v0": ("pokerzoo.envs.no_limit_holdem_v0", "no_limit_holdem"),
-    "unknown_kuhn_poker_v0": ("pokerzoo.envs.unknown_kuhn_poker_v0", "unknown_kuhn_poker"),
-    "unknown_leduc_holdem_v0": ("pokerzoo.envs.unknown_leduc_holdem_v0", "unknown_leduc_holdem"),
-}
+from pokerzoo import entry_points
+from pokerzoo.errors import ConfigError
 
 
-def register_env(name: str, module: str, game: str) -> None:
-    """Make ``make(name)`` build ``module.env(**kw)``; ``game`` is the game it needs."""
-    _ENVS[name] = (module, game)
+@dataclass(frozen=True)
+class EnvSpec:
+    """One row of the env table (nothing in it is imported until the env is built)."""
+
+    name: str
+    """The name ``make`` takes, e.g. ``"leduc_holdem_v0"``."""
+    module: str
+    """Module with ``env(**kw)`` and ``raw_env(**kw)``."""
+    game: str
+    """The ``load_game`` name of the game it plays."""
+    aec_id: str | None = None
+    """PettingZoo id: ``pettingzoo.make("aec", aec_id)``."""
+    gym_id: str | None = None
+    """Gymnasium id of the single-agent version (``SingleAgentEnv``), if it has one."""
+
+    @property
+    def entry_point(self) -> str:
+        """``"module:env"``: what PettingZoo's registry builds."""
+        return f"{self.module}:env"
+
+    @property
+    def raw_entry_point(self) -> str:
+        """``"module:raw_env"``: the env whose illegal actions raise."""
+        return f"{self.module}:raw_env"
+
+
+def _row(game: str, aec_id: str, gym_id: str | None = None) -> EnvSpec:
+    name = f"{game}_v0"
+    return EnvSpec(name, f"pokerzoo.envs.{name}", game, aec_id, gym_id)
+
+
+_TABLE = (
+    _row("kuhn_poker", "pokerzoo/kuhn_poker-v0", "pokerzoo/KuhnPoker-v0"),
+    _row("leduc_holdem", "pokerzoo/leduc_holdem-v0", "pokerzoo/LeducHoldem-v0"),
+    _row("limit_holdem", "pokerzoo/limit_holdem-v0", "pokerzoo/LimitHoldem-v0"),
+    _row("no_limit_holdem", "pokerzoo/no_limit_holdem-v0", "pokerzoo/NoLimitHoldem-v0"),
+    _row("unknown_kuhn_poker", "pokerzoo/unknown_kuhn_poker-v0"),
+    _row("unknown_leduc_holdem", "pokerzoo/unknown_leduc_holdem-v0"),
+)
+
+ENVS: dict[str, EnvSpec] = {spec.name: spec for spec in _TABLE}
+"""Env name -> ``EnvSpec``; ``register_env`` adds rows for envs defined outside pokerzoo."""
+
+
+def register_env(
+    name: str, module: str, game: str, *, aec_id: str | None = None, gym_id: str | None = None
+) -> EnvSpec:
+    """Add a row to the env table: ``make(name)`` builds ``module.env(**kw)`` for ``game``.
+
+    Its ids join PettingZoo's and Gymnasium's registries too (now, if pokerzoo's own ids are
+    already registered). Re-adding the same row is a no-op; reusing a name or id for a
+    different env raises ``ConfigError``.
+    """
+    spec = EnvSpec(name, module, game, aec_id, gym_id)
+    entry_points.split(spec.entry_point)
+    clashes = sorted(
+        other.name for other in ENVS.values()
+        if other != spec and (other.name == name or _shared_id(other, spec))
+    )
+    if clashes:
+        raise ConfigError(
+            f"env {name!r} (ids {aec_id!r}, {gym_id!r}) reuses the name or an id of {clashes}; "
+            f"names and ids in use are {_ids_in_use()}"
+        )
+    ENVS[name] = spec
+    from pokerzoo.envs import registration  # registration imports this module
+
+    registration.register_spec(spec)
+    return spec
+
+
+def _shared_id(a: EnvSpec, b: EnvSpec) -> bool:
+    return bool({a.aec_id, a.gym_id} & {b.aec_id, b.gym_id} - {None})
+
+
+def _ids_in_use() -> list[str]:
+    return sorted(i for spec in ENVS.values() for i in (spec.name, spec.aec_id, spec.gym_id) if i)
 
 
 def registered_envs() -> list[str]:
-    """Names accepted by ``make`` whose game and env module are available in this install."""
-    games = set(registered_games())
-    names = []
-    for name, (module, game) in _ENVS.items():
-        if game in games and importlib.util.find_spec(module) is not None:
-            names.append(name)
-    return sorted(names)
+    """Names accepted by ``make``, from the table (imports no env module)."""
+    return sorted(ENVS)
+
+
+def env_spec(name: str) -> EnvSpec:
+    """The table row of env ``name``; ``ConfigError`` naming the closest and the available
+    names otherwise (imports no env module)."""
+    try:
+        return ENVS[name]
+    except (KeyError, TypeError):  # TypeError: an unhashable name
+        raise entry_points.unknown_name(
+            "env", name, ENVS, listed_as="available"
+        ) from None
 
 
 def env_module(name: str) -> Any:
     """The module of the named env (with ``env`` and ``raw_env``)."""
-    available = registered_envs()
-    if name not in available:
-        close = difflib.get_close_matches(name, available, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"unknown env {name!r}{hint}; available envs are {available}")
-    return importlib.import_module(_ENVS[name][0])
+    return importlib.import_module(env_spec(name).module)
 
 
 def make(name: str, *, raw: bool = False, **kwargs: Any) -> Any:
@@ -60,5 +136,5 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> Any:
         ConfigError: for an unknown name (listing the available envs) or unknown parameters
             (listing the game's parameters and the env options).
     """
-    module = env_module(name)
-    return (module.raw_env if raw else module.env)(**kwargs)
+    spec = env_spec(name)
+    return entry_points.load(spec.raw_entry_point if raw else spec.entry_point)(**kwargs)
