@@ -8,6 +8,7 @@ rules serve sampling (envs) and full-width enumeration (``pokerzoo.tree.build``)
 from __future__ import annotations
 
 import dataclasses
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -15,12 +16,156 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.errors import ConfigError, IllegalActionError
+from pokerzoo.errors import ConfigError, IllegalActionError, TreeTooLargeError
 
 CHANCE = -1
 """``current_player()`` of a chance node (OpenSpiel's ``kChancePlayerId``)."""
 TERMINAL = -4
 """``current_player()`` of a terminal state (OpenSpiel's ``kTerminalPlayerId``)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation helpers (every config and entry point checks its input with these)
+# ---------------------------------------------------------------------------------------------
+
+
+def is_integer(value: object) -> bool:
+    """Whether ``value`` is an integer (Python or NumPy); booleans are not integers here."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def check_int(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a Python ``int`` if it is an integer in ``[low, high]`` (NumPy integers
+    accepted, booleans refused), else ``ConfigError`` saying what is allowed.
+
+    >>> check_int("num_players", np.int64(3), 2, 10)
+    3
+    """
+    ok = is_integer(value)
+    if ok:
+        v = int(value)  # type: ignore[call-overload]
+        ok = (low is None or v >= low) and (high is None or v <= high)
+    if not ok:
+        if low is not None and high is not None:
+            allowed = f"an integer from {low} to {high}"
+        elif low is not None:
+            allowed = f"an integer >= {low}"
+        elif high is not None:
+            allowed = f"an integer <= {high}"
+        else:
+            allowed = "an integer"
+        raise ConfigError(f"{name} must be {allowed}, got {value!r}")
+    return v
+
+
+def check_number(
+    name: str, value: object, low: float | None = None, high: float | None = None,
+    low_open: bool = False,
+) -> float:
+    """``value`` as a finite ``float`` in ``[low, high]`` (``(low, high]`` with ``low_open``),
+    else ``ConfigError`` saying what is allowed (NaN and infinities are refused)."""
+    ok = isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+    if ok:
+        v = float(value)  # type: ignore[arg-type]
+        ok = math.isfinite(v)
+        if ok and low is not None:
+            ok = v > low if low_open else v >= low
+        if ok and high is not None:
+            ok = v <= high
+    if not ok:
+        parts = []
+        if low is not None:
+            parts.append(f"{'>' if low_open else '>='} {low}")
+        if high is not None:
+            parts.append(f"<= {high}")
+        where = f" {' and '.join(parts)}" if parts else ""
+        raise ConfigError(f"{name} must be a finite number{where}, got {value!r}")
+    return v
+
+
+def count_histories(game: Game, limit: int) -> int:
+    """The number of histories (chance, decision and terminal nodes) of ``game``'s tree, or
+    ``limit + 1`` as soon as it is known to exceed ``limit``.
+
+    One chance outcome is expanded per chance node and its subtree counted once for all of
+    them, so this is exact for games whose betting does not depend on the cards dealt (Kuhn,
+    Leduc, hold'em) and costs about ``limit / (product of the chance branchings)`` states:
+    microseconds for hold'em, whose deals alone exceed any limit.
+    """
+    over = limit + 1
+    # Explicit stack (no recursion: no-limit lines can be thousands of actions deep). A frame
+    # is [state, budget, total, children left, multiplier of the child being counted].
+    root = game.new_initial_state()
+    stack: list[list[Any]] = [[root, limit, 0, None, 1]]
+    result = 0
+    returning = False
+    while stack:
+        frame = stack[-1]
+        state, budget = frame[0], frame[1]
+        if not returning:
+            if budget < 1:
+                result, returning = over, True
+                stack.pop()
+                continue
+            player = state.current_player()
+            frame[2] = 1
+            if player == TERMINAL:
+                result, returning = 1, True
+                stack.pop()
+                continue
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                m = len(outcomes)
+                if m == 0:
+                    result, returning = 1, True
+                    stack.pop()
+                    continue
+                frame[3], frame[4] = [], m
+                stack.append([state.child(outcomes[0][0]), (budget - 1) // m, 0, None, 1])
+            else:
+                frame[3] = list(reversed(state.legal_actions()))
+                frame[4] = 1
+                if not frame[3]:
+                    result, returning = 1, True
+                    stack.pop()
+                    continue
+                stack.append([state.child(frame[3].pop()), budget - 1, 0, None, 1])
+            continue
+        # A child returned ``result``.
+        child_budget = (budget - 1) // frame[4] if frame[4] > 1 else budget - frame[2]
+        if result > child_budget:
+            stack.pop()
+            result = over
+            continue
+        frame[2] += frame[4] * result
+        if frame[3]:
+            returning = False
+            stack.append([state.child(frame[3].pop()), budget - frame[2], 0, None, 1])
+            continue
+        result = frame[2]
+        stack.pop()
+    return min(result, over)
+
+
+def check_tree_size(
+    game: Game,
+    max_nodes: int,
+    what: str = "a compiled tree",
+    advice: str = "use sampled evaluation instead (matches, local best response) or a smaller game",
+) -> int | None:
+    """Raise ``TreeTooLargeError`` if ``game``'s tree has more than ``max_nodes`` histories,
+    judged by ``game.estimated_tree_size`` before anything is built; returns the estimate
+    (``None`` when the game gives none)."""
+    max_nodes = check_int("max_nodes", max_nodes, 1)
+    estimate = game.estimated_tree_size(max_nodes)
+    if estimate is not None and estimate > max_nodes:
+        raise TreeTooLargeError(
+            f"{game!r} has more than {max_nodes:,} histories, too many for {what}; {advice}",
+            estimated_nodes=estimate,
+        )
+    return estimate
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,6 +260,11 @@ class GameConfig:
         # TOML/JSON give lists where the dataclasses hold tuples.
         fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
         return cls(**fixed)
+
+    def _set(self, name: str, value: Any) -> None:
+        """Store a normalised value (e.g. a NumPy integer as ``int``) in this frozen config, so
+        equal configs compare and hash equal whatever types they were given."""
+        object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -300,6 +450,12 @@ class Game(ABC):
     @property
     def is_zero_sum(self) -> bool:
         return True
+
+    def estimated_tree_size(self, limit: int) -> int | None:
+        """The number of histories of the game's tree, or any number above ``limit`` once it is
+        known to exceed it; ``None`` when the game cannot tell cheaply (then builders find out
+        as they go). Checked before any tree or model structure is built."""
+        return None
 
     def params(self) -> dict[str, Any]:
         """The game's parameters as a plain dict (``load_game(name, **params)`` rebuilds it)."""
