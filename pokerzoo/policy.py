@@ -2,15 +2,23 @@
 
 Anything that answers ``action_probabilities(state) -> {action: probability}`` is a
 *state policy* and can be evaluated exactly (tabularised on the compiled tree) or played in
-head-to-head matches. Agents that act from env observations expose such an object through
-their ``policy()`` / ``average_policy()`` methods.
+head-to-head matches. Agents answer env turns through a verb of their own
+(``act_probabilities(observation, info)``) and hand out what evaluators score through
+``policy()``; every evaluator takes an agent and scores ``agent.policy()``.
+
+>>> from pokerzoo import load_game
+>>> state = load_game("kuhn_poker").new_initial_state()
+>>> state.apply_action(0); state.apply_action(1)
+>>> as_state_policy(UniformRandomPolicy()).action_probabilities(state)
+{0: 0.5, 1: 0.5}
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
 
 
@@ -19,6 +27,16 @@ class StatePolicy(Protocol):
     """Protocol: ``action_probabilities(state)`` over the acting player's legal actions."""
 
     def action_probabilities(self, state: State) -> Mapping[int, float]: ...
+
+
+@runtime_checkable
+class PolicySource(Protocol):
+    """Protocol of agents as evaluators see them: ``policy()`` hands out what is scored, and
+    ``act_probabilities(observation, info)`` (not a state policy's verb) answers env turns."""
+
+    def policy(self) -> Any: ...
+
+    def act_probabilities(self, observation: Any, info: Mapping[str, Any] | None = None) -> Any: ...
 
 
 class UniformRandomPolicy:
@@ -40,17 +58,38 @@ class CallablePolicy:
         return self.fn(state)
 
 
+WHAT_TO_PASS = (
+    "pass a policy answering action_probabilities(state) (e.g. a TabularPolicy, "
+    "agent.policy()), an [n_infosets, n_actions] array where a tree is given, an agent "
+    "(its policy() is scored) or a callable state -> {action: probability}"
+)
+"""What evaluators accept where a policy is expected (quoted by their errors)."""
+
+
+def policy_of(policy: object) -> object:
+    """``policy.policy()`` if ``policy`` is an agent (what evaluators score), else ``policy``."""
+    if isinstance(policy, PolicySource) and not isinstance(policy, StatePolicy):
+        return policy.policy()
+    return policy
+
+
 def as_state_policy(policy: object) -> StatePolicy:
-    """Return ``policy`` as a ``StatePolicy`` (objects with ``action_probabilities`` or callables).
+    """Return ``policy`` as a ``StatePolicy``.
+
+    Accepts a state policy, an agent (its ``policy()``, which must be a state policy) or a
+    callable ``state -> {action: probability}``.
 
     Raises:
-        TypeError: if ``policy`` is neither.
+        ConfigError: for anything else, saying what to pass.
     """
-    if isinstance(policy, StatePolicy):
-        return policy
+    resolved = policy_of(policy)
+    if isinstance(resolved, StatePolicy):
+        return resolved
+    if resolved is not policy:
+        raise ConfigError(
+            f"{type(policy).__name__}.policy() returned a {type(resolved).__name__}, which does "
+            "not answer action_probabilities(state); agents must hand out a state policy"
+        )
     if callable(policy):
         return CallablePolicy(policy)  # type: ignore[arg-type]
-    raise TypeError(
-        f"expected a policy with action_probabilities(state) or a callable state -> "
-        f"{{action: probability}}, got {type(policy).__name__}"
-    )
+    raise ConfigError(f"cannot score a {type(policy).__name__}: {WHAT_TO_PASS}")

@@ -1,11 +1,15 @@
 """Exact expected values, best responses, NashConv and exploitability on a compiled tree.
 
 Every function takes a ``GameTree`` and a policy: a ``TabularPolicy``, an ``[n_infosets,
-n_actions]`` array aligned with the tree, or anything answering ``action_probabilities(state)``
-(which is tabularised first). Values sweep the tree's flat arrays (one forward pass for reach
-probabilities, one reverse pass per depth); best responses and NashConv use the tree's sequence
-form (one pass over the merged terminal payoffs, one bottom-up pass over infosets), compiled
-with numba. The history sweep for best responses stays as an independent check in the tests.
+n_actions]`` array aligned with the tree, an agent (its ``policy()`` is scored), or anything
+answering ``action_probabilities(state)`` (which is tabularised first). Policies are checked
+before anything is computed (``policy_array``): an array of zeros, NaN, negative entries, rows
+not summing to one or mass on illegal actions raise ``InvalidPolicyError``.
+
+Values sweep the tree's flat arrays (one forward pass for reach probabilities, one reverse
+pass per depth); best responses and NashConv use the tree's sequence form (one pass over the
+merged terminal payoffs, one bottom-up pass over infosets), compiled with numba. The history
+sweep for best responses stays as an independent check in the tests.
 
 Conventions: ``exploitability = nash_conv / num_players`` (OpenSpiel's). The VCFR and PSRLCFR
 papers report the *sum* of the best-response gains, i.e. ``nash_conv``.
@@ -13,44 +17,101 @@ papers report the *sum* of the best-response gains, i.e. ``nash_conv``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
+from pokerzoo.errors import InvalidPolicyError
+from pokerzoo.evaluation.arguments import is_int, player_arg
 from pokerzoo.games.base import CHANCE, TERMINAL
-from pokerzoo.policy import as_state_policy
+from pokerzoo.policy import StatePolicy, as_state_policy, policy_of
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.sequence_form import fill_realization
-from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
+from pokerzoo.tree.tabular_policy import TabularPolicy, checked_rows, normalise_rows
 
 
 def policy_array(tree: GameTree, policy: object) -> np.ndarray:
-    """The policy as an ``[n_infosets, n_actions]`` float64 array in ``tree``'s infoset order."""
+    """The policy as a checked ``[n_infosets, n_actions]`` float64 array in ``tree``'s order.
+
+    ``policy`` is an array aligned with the tree, a ``TabularPolicy``, an agent (its
+    ``policy()`` is scored), a state policy or a callable (tabularised). Every evaluator runs
+    through here, so none scores something that is not a policy.
+
+    Raises:
+        InvalidPolicyError: if it is not a policy of ``tree``'s game: a non-finite or negative
+            entry, probability on an illegal action, or a row not summing to 1 (the error names
+            the first such information set); or a ``TabularPolicy`` of another game.
+        ConfigError: if ``policy`` is none of the kinds above.
+    """
+    policy = policy_of(policy)
     if isinstance(policy, np.ndarray):
-        if policy.shape != tree.infoset_mask.shape:
-            raise ValueError(
-                f"policy array has shape {policy.shape}, the tree needs {tree.infoset_mask.shape}"
-            )
-        return np.ascontiguousarray(policy, dtype=np.float64)
-    if isinstance(policy, TabularPolicy):
-        return np.ascontiguousarray(policy.aligned_to(tree), dtype=np.float64)
-    return tabularize(tree, policy).probs
+        probs = policy
+    elif isinstance(policy, TabularPolicy):
+        probs = policy.aligned_to(tree)
+    else:
+        return tabularize(tree, policy).probs
+    return checked_rows(probs, tree.infoset_mask, tree.infoset_keys)
 
 
 def tabularize(tree: GameTree, policy: object) -> TabularPolicy:
-    """Ask ``policy`` for its action probabilities at one state of every information set."""
-    state_policy = as_state_policy(policy)
-    probs = np.zeros(tree.infoset_mask.shape, dtype=np.float64)
-    for i in range(tree.num_infosets):
-        state = tree.infoset_state(i)
-        for a, p in state_policy.action_probabilities(state).items():
-            if not tree.infoset_mask[i, a]:
-                raise ValueError(
-                    f"policy gives probability to illegal action {a} at {tree.infoset_keys[i]!r}"
+    """The policy on every information set of ``tree`` as a checked ``TabularPolicy``.
+
+    A state policy is asked for its action probabilities at one state of each information set
+    (a policy with a batched ``tabular(tree)`` method, such as NFSP's network policy, answers
+    all at once). Nothing is filled in: a row with no probability, NaN, negative entries or
+    mass on illegal actions raise ``InvalidPolicyError`` naming the information set.
+    """
+    policy = policy_of(policy)
+    if isinstance(policy, np.ndarray | TabularPolicy):
+        probs = policy_array(tree, policy)
+    else:
+        batched = getattr(policy, "tabular", None)
+        if callable(batched):
+            table = batched(tree)
+            if not isinstance(table, TabularPolicy):
+                raise InvalidPolicyError(
+                    f"{type(policy).__name__}.tabular(tree) returned a {type(table).__name__}, "
+                    "not a TabularPolicy"
                 )
-            probs[i, a] = p
-    return TabularPolicy.from_tree(tree, probs)
+            probs = policy_array(tree, table)
+        else:
+            probs = checked_rows(
+                _ask_every_infoset(tree, as_state_policy(policy)), tree.infoset_mask,
+                tree.infoset_keys,
+            )
+    return TabularPolicy(
+        tree.infoset_keys, probs, tree.infoset_mask, tree.game.name, tree.game.params()
+    )
+
+
+def _ask_every_infoset(tree: GameTree, state_policy: StatePolicy) -> np.ndarray:
+    """``[n_infosets, n_actions]``: the policy's answer at one state of each information set
+    (unchecked but for the action ids, which must index the table)."""
+    probs = np.zeros(tree.infoset_mask.shape, dtype=np.float64)
+    num_actions = tree.infoset_mask.shape[1]
+    for i in range(tree.num_infosets):
+        answer = state_policy.action_probabilities(tree.infoset_state(i))
+        if not isinstance(answer, Mapping):
+            raise InvalidPolicyError(
+                f"action_probabilities at information set {tree.infoset_keys[i]!r} returned a "
+                f"{type(answer).__name__}; it must return {{action: probability}}"
+            )
+        for a, p in answer.items():
+            if not (is_int(a) and 0 <= a < num_actions):
+                raise InvalidPolicyError(
+                    f"action_probabilities at information set {tree.infoset_keys[i]!r} names "
+                    f"action {a!r}; actions are integers in [0, {num_actions})"
+                )
+            try:
+                probs[i, a] = p
+            except (TypeError, ValueError):
+                raise InvalidPolicyError(
+                    f"action_probabilities at information set {tree.infoset_keys[i]!r} gives "
+                    f"action {a} the probability {p!r}; probabilities are real numbers"
+                ) from None
+    return probs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,7 +152,9 @@ def _expected_values(parent, player, infoset, action, chance_prob, probs, utilit
     return values[0]
 
 
-@numba.njit(cache=True)
+# Not cached: it calls ``fill_realization`` of ``pokerzoo.tree.sequence_form``, and numba's cache
+# of a kernel is invalidated only when the kernel's own file changes.
+@numba.njit
 def _sequence_best_responses(
     player_infosets, player_offsets, parent_sequence, infoset_mask, payoff_sequences,
     payoff_coef, sigma_flat,
@@ -256,8 +319,7 @@ def _history_best_responses(tree: GameTree, probs: np.ndarray) -> tuple[np.ndarr
 
 def best_response(tree: GameTree, policy: object, player: int) -> BestResponse:
     """The best response of ``player`` against the others playing ``policy``."""
-    if not 0 <= player < tree.num_players:
-        raise ValueError(f"player must be in 0..{tree.num_players - 1}, got {player}")
+    player = player_arg(player, tree.num_players)
     probs = policy_array(tree, policy)
     values, best, _ = _all_best_responses(tree, probs)
     response = probs.copy()
@@ -289,5 +351,5 @@ def uniform_policy_array(tree: GameTree) -> np.ndarray:
 
 
 def to_milli_big_blinds(chips: float, big_blind: float = 1.0) -> float:
-    """Chips per game to milli-big-blinds per game (mbb/g)."""
+    """Chips per game to milli-big-blinds per game (mbb/g); pass the game's ``chip_unit``."""
     return 1000.0 * chips / big_blind

@@ -20,11 +20,14 @@ Results are reported in big blinds per 100 hands (bb/100) and milli-big-blinds p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError, InvalidPolicyError
+from pokerzoo.evaluation.arguments import count_arg, seed_arg
 from pokerzoo.games.base import Game, State
 from pokerzoo.policy import StatePolicy, as_state_policy
 
@@ -39,7 +42,8 @@ class MatchResult:
 
     num_deals: int
     num_hands: int
-    big_blind: int
+    big_blind: float
+    """Chips in the game's unit (``Game.chip_unit``: the big blind, else the ante)."""
     mean_chips: np.ndarray
     """Average chips won per hand by each policy (in the order given)."""
     ci_chips: np.ndarray
@@ -69,7 +73,10 @@ class MatchResult:
 
     def interval(self, policy: int, unit: str = "bb/100") -> tuple[float, float]:
         """The 95% confidence interval of one policy's winnings in ``"bb/100"`` or ``"mbb/g"``."""
-        scale = {"bb/100": 100.0, "mbb/g": 1000.0}[unit] / self.big_blind
+        units = {"bb/100": 100.0, "mbb/g": 1000.0}
+        if unit not in units:
+            raise ConfigError(f"unit must be one of {list(units)}, got {unit!r}")
+        scale = units[unit] / self.big_blind
         m, h = self.mean_chips[policy] * scale, self.ci_chips[policy] * scale
         return float(m - h), float(m + h)
 
@@ -84,10 +91,20 @@ class MatchResult:
 
 
 def sample_action(probs: Mapping[int, float], rng: np.random.Generator) -> int:
-    """Draw an action from ``{action: probability}`` (probabilities need not be normalised)."""
+    """Draw an action from ``{action: probability}`` (probabilities need not be normalised).
+
+    Raises:
+        InvalidPolicyError: if a weight is negative or not finite, or all are zero.
+    """
     actions = list(probs)
     weights = [float(probs[a]) for a in actions]
-    u = rng.random() * sum(weights)
+    total = sum(weights)
+    if not (math.isfinite(total) and total > 0) or min(weights) < 0:
+        raise InvalidPolicyError(
+            f"cannot sample from {dict(zip(actions, weights))}: probabilities must be finite, "
+            ">= 0 and not all zero"
+        )
+    u = rng.random() * total
     acc = 0.0
     for a, w in zip(actions, weights):
         acc += w
@@ -151,7 +168,8 @@ def head_to_head(
 
     Args:
         game: any game (hold'em, Kuhn, Leduc, ...).
-        policies: state policies or callables (see ``pokerzoo.policy.as_state_policy``).
+        policies: state policies, agents (their ``policy()`` plays) or callables (see
+            ``pokerzoo.policy.as_state_policy``).
         num_deals: number of deck orders; with ``duplicate`` each is played once per rotation
             of the policies (``num_players`` hands per deal), otherwise once with the seats
             rotated from deal to deal.
@@ -163,10 +181,14 @@ def head_to_head(
         The ``MatchResult`` with each policy's and each seat's winnings and 95% CIs.
     """
     n = game.num_players
+    if isinstance(policies, str | bytes) or not isinstance(policies, Sequence):
+        raise ConfigError(f"policies must be a sequence of {n} policies, got {policies!r}")
     if len(policies) != n:
-        raise ValueError(f"{game.name} has {n} seats but {len(policies)} policies were given")
-    if num_deals < 1:
-        raise ValueError(f"num_deals must be >= 1, got {num_deals}")
+        raise ConfigError(f"{game.name} has {n} seats but {len(policies)} policies were given")
+    num_deals = count_arg(num_deals, "num_deals")
+    seed = seed_arg(seed)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     pols = [as_state_policy(p) for p in policies]
     rng = rng if rng is not None else np.random.default_rng(seed)
     per_deal = np.zeros((num_deals, n))
@@ -188,7 +210,7 @@ def head_to_head(
     return MatchResult(
         num_deals=num_deals,
         num_hands=len(seat_totals),
-        big_blind=int(getattr(game.config, "big_blind", 1)),
+        big_blind=game.chip_unit,
         mean_chips=mean,
         ci_chips=ci,
         seat_mean_chips=seat_mean,

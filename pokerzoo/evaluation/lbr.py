@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.arguments import count_arg, is_int, seed_arg
 from pokerzoo.evaluation.head_to_head import Z95, sample_action
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.games.holdem.game import HoldemGame
@@ -55,7 +57,8 @@ class LBRResult:
 
     num_deals: int
     num_hands: int
-    big_blind: int
+    big_blind: float
+    """The game's ``chip_unit`` (its big blind)."""
     mean_chips: float
     """LBR's average winnings per hand over both seats (the lower bound, in chips)."""
     ci_chips: float
@@ -88,7 +91,8 @@ class LocalBestResponse:
 
     Args:
         game: ``limit_holdem`` or ``no_limit_holdem`` with ``num_players=2``.
-        policy: the evaluated policy (state policy or callable).
+        policy: the evaluated policy (state policy, agent, whose ``policy()`` plays, or
+            callable).
         bet_actions: the bet/raise action ids LBR may use (only legal ones are tried); default
             every bet/raise id of the game.
         wp_samples: board completions sampled to estimate the win probability.
@@ -104,17 +108,26 @@ class LocalBestResponse:
         rng: np.random.Generator | None = None,
     ) -> None:
         if not isinstance(game, HoldemGame) or game.num_players != 2:
-            raise ValueError(f"LBR needs heads-up limit or no-limit hold'em, got {game!r}")
-        if wp_samples < 1:
-            raise ValueError(f"wp_samples must be >= 1, got {wp_samples}")
+            raise ConfigError(f"LBR needs heads-up limit or no-limit hold'em, got {game!r}")
+        self.wp_samples = count_arg(wp_samples, "wp_samples")
         self.game = game
         self.policy: StatePolicy = as_state_policy(policy)
         default = range(2, game.num_distinct_actions)
+        if bet_actions is not None and (
+            isinstance(bet_actions, str | bytes) or not isinstance(bet_actions, Sequence)
+        ):
+            raise ConfigError(f"bet_actions must be a sequence of action ids, got {bet_actions!r}")
         self.bet_actions = tuple(default if bet_actions is None else bet_actions)
-        bad = [a for a in self.bet_actions if not 2 <= a < game.num_distinct_actions]
+        bad = [
+            a for a in self.bet_actions
+            if not (is_int(a) and 2 <= a < game.num_distinct_actions)
+        ]
         if bad:
-            raise ValueError(f"bet_actions {bad} are not bet/raise ids of {game.name}")
-        self.wp_samples = wp_samples
+            raise ConfigError(
+                f"bet_actions {bad} are not bet/raise ids of {game.name} "
+                f"(2..{game.num_distinct_actions - 1})"
+            )
+        self.bet_actions = tuple(int(a) for a in self.bet_actions)
         self.rng = rng if rng is not None else np.random.default_rng()
 
     # -------------------------------------------------------------- range bookkeeping
@@ -246,7 +259,8 @@ def local_best_response(
 
     Args:
         game: heads-up ``limit_holdem`` or ``no_limit_holdem``.
-        policy: the policy to evaluate (state policy or callable), playing both seats' role.
+        policy: the policy to evaluate (state policy, agent, whose ``policy()`` plays, or
+            callable), playing both seats' role.
         num_deals: number of deck orders (``2 * num_deals`` hands).
         seed: seed of the ``numpy.random.Generator`` (ignored when ``rng`` is given).
         rng: the generator for cards, the policy's actions and LBR's board samples.
@@ -257,8 +271,10 @@ def local_best_response(
         An ``LBRResult``; ``mbb_per_game`` is the lower bound and ``mbb_per_game_ci`` its
         95% half-width.
     """
-    if num_deals < 1:
-        raise ValueError(f"num_deals must be >= 1, got {num_deals}")
+    num_deals = count_arg(num_deals, "num_deals")
+    seed = seed_arg(seed)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     rng = rng if rng is not None else np.random.default_rng(seed)
     lbr = LocalBestResponse(game, policy, bet_actions, wp_samples, rng)
     wins = np.zeros((num_deals, 2))
@@ -271,7 +287,7 @@ def local_best_response(
     return LBRResult(
         num_deals=num_deals,
         num_hands=2 * num_deals,
-        big_blind=game.config.big_blind,
+        big_blind=game.chip_unit,
         mean_chips=float(per_deal.mean()),
         ci_chips=float(ci),
         seat_mean_chips=(float(wins[:, 0].mean()), float(wins[:, 1].mean())),

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerzoo.evaluation.arguments import count_arg
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import Game
 from pokerzoo.policy import UniformRandomPolicy
 
 
 def versus_random(game: Game, policy: Any, hands: int, seed: int = 0) -> dict[str, float]:
-    """``policy`` against uniform-random opponents in every other seat, duplicate dealing.
+    """``policy`` (a state policy, or an agent: its ``policy()`` plays) against uniform-random
+    opponents in every other seat, duplicate dealing.
 
     Returns:
         ``bb_per_100`` of ``policy`` with its 95% half-width ``ci95`` and the ``hands`` played.
     """
     n = game.num_players
-    deals = max(1, hands // n)
+    deals = max(1, count_arg(hands, "hands") // n)
     result = head_to_head(game, [policy] + [UniformRandomPolicy()] * (n - 1), deals, seed=seed)
     return {
         "bb_per_100": float(result.bb_per_100[0]),

@@ -175,11 +175,18 @@ def check_tree_size(
 
 @dataclass(frozen=True)
 class Field:
-    """One named slice of an information-state tensor."""
+    """One named slice of an information-state tensor, with the range of its entries.
+
+    ``low``/``high`` bound every entry of the field (one-hots and fractions: the default
+    [0, 1]); ``high`` may also be a tuple with one bound per entry, for fields that interleave
+    one-hots with amounts.
+    """
 
     name: str
     size: int
     doc: str
+    low: float = 0.0
+    high: float | tuple[float, ...] = 1.0
 
 
 class TensorLayout:
@@ -224,6 +231,20 @@ class TensorLayout:
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """Named views (no copies) of a tensor (or a batch of tensors on the last axis)."""
         return {name: tensor[..., s] for name, s in self._slices.items()}
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)``: float32 arrays bounding every entry of a tensor of this layout."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for f in self.fields:
+            s = self._slices[f.name]
+            low[s] = f.low
+            if isinstance(f.high, tuple) and len(f.high) != f.size:
+                raise ValueError(f"field {f.name!r} has {f.size} entries but {len(f.high)} bounds")
+            high[s] = f.high
+        low.flags.writeable = False
+        high.flags.writeable = False
+        return low, high
 
     def table(self) -> str:
         """A reStructuredText-style table of the fields: offset, size, name, meaning."""
@@ -436,6 +457,21 @@ class Game(ABC):
     @property
     def information_state_shape(self) -> tuple[int, ...]:
         return self.information_state_layout.shape
+
+    @property
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)``: read-only float32 arrays bounding every entry of the
+        information-state tensor, as the game's layout declares them (env spaces use them)."""
+        return self.information_state_layout.bounds()
+
+    @property
+    def chip_unit(self) -> float:
+        """Chips in one big blind where the game has blinds, else in one ante: the unit of
+        mbb/g and bb/100 everywhere (evaluators, reports, reward scaling).
+
+        Games with forced bets other than a one-chip ante override this.
+        """
+        return 1.0
 
     @abstractmethod
     def new_initial_state(self) -> State: ...

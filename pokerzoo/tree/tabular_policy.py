@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerzoo.errors import InvalidPolicyError
 from pokerzoo.games.base import State
 
 
@@ -63,9 +64,12 @@ class TabularPolicy:
 
     @classmethod
     def from_tree(cls, tree, probs: np.ndarray) -> TabularPolicy:
-        """Wrap an ``[num_infosets, num_actions]`` array aligned with ``tree``'s infosets.
+        """Wrap an ``[num_infosets, num_actions]`` array of weights aligned with ``tree``.
 
-        Rows are masked to legal actions and renormalised; an all-zero row becomes uniform.
+        For solvers' cumulative weights: rows are masked to legal actions and renormalised; an
+        all-zero row (an information set never reached) becomes uniform; a non-finite weight
+        raises ``InvalidPolicyError``. Evaluators check policies strictly instead
+        (``checked_rows``).
         """
         return cls(
             tree.infoset_keys,
@@ -98,7 +102,7 @@ class TabularPolicy:
         """This policy's rows in ``tree``'s infoset order (an ``[n_infosets, n_actions]`` array).
 
         Raises:
-            KeyError: if the tree has an information set the policy does not cover.
+            InvalidPolicyError: if the tree has an information set the policy does not cover.
         """
         if self.keys == tree.infoset_keys:
             return self.probs
@@ -106,7 +110,10 @@ class TabularPolicy:
         for i, key in enumerate(tree.infoset_keys):
             row = self.key_to_row.get(key)
             if row is None:
-                raise KeyError(f"policy does not cover information state {key!r} of the tree")
+                raise InvalidPolicyError(
+                    f"policy does not cover information set {key!r} of the tree "
+                    f"({tree.game!r}); was it computed for another game?"
+                )
             rows[i] = row
         return self.probs[rows]
 
@@ -149,9 +156,75 @@ class TabularPolicy:
             raise ValueError(f"{path} is not a readable pokerzoo policy file: {exc}") from exc
 
 
+ROW_SUM_ATOL = 1e-6
+"""How far from 1 a row of a policy may sum over its legal actions (float32 networks)."""
+
+
 def normalise_rows(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Mask rows to legal actions and make them sum to 1 (uniform where a row sums to 0)."""
+    """Mask rows to legal actions and make them sum to 1 (uniform where a row sums to 0).
+
+    For solvers' cumulative weights (an information set never reached has weight 0 and plays
+    uniformly); a non-finite weight is a bug upstream and raises ``InvalidPolicyError``.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    bad = ~np.isfinite(probs) & mask
+    if bad.any():
+        i, a = np.argwhere(bad)[0]
+        raise InvalidPolicyError(
+            f"weight {probs[i, a]!r} for action {a} in row {i} is not finite; "
+            "policy weights must be finite numbers"
+        )
     p = np.where(mask, np.maximum(probs, 0.0), 0.0)
     totals = p.sum(axis=1, keepdims=True)
     uniform = mask / mask.sum(axis=1, keepdims=True)
     return np.where(totals > 0, p / np.where(totals > 0, totals, 1.0), uniform)
+
+
+def checked_rows(
+    probs: np.ndarray, mask: np.ndarray, keys: Sequence[Hashable], atol: float = ROW_SUM_ATOL
+) -> np.ndarray:
+    """``probs`` as float64 rows summing exactly to 1, after checking that it is a policy.
+
+    The checks run over the whole table at once: every entry finite and non-negative, no
+    probability on an action ``mask`` marks illegal, and each row summing to 1 within ``atol``
+    over its legal actions (rows are then rescaled to sum to 1 exactly).
+
+    Raises:
+        InvalidPolicyError: naming the first offending information set (row order) and what
+            was wrong with it.
+    """
+    raw = np.asarray(probs)
+    if raw.shape != mask.shape:
+        raise InvalidPolicyError(
+            f"policy array has shape {raw.shape}; the tree needs {mask.shape} "
+            "(one row per information set, one column per action)"
+        )
+    if raw.dtype.kind not in "biuf":
+        raise InvalidPolicyError(f"policy entries must be real numbers, got dtype {raw.dtype}")
+    p = raw.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        nonfinite = ~np.isfinite(p)
+        negative = p < 0
+        illegal = (p != 0) & ~mask
+        sums = np.where(mask, p, 0.0).sum(axis=1)
+        off = ~(np.abs(sums - 1.0) <= atol)
+    bad_row = nonfinite.any(axis=1) | negative.any(axis=1) | illegal.any(axis=1) | off
+    if not bad_row.any():
+        return p / sums[:, None]
+    i = int(np.flatnonzero(bad_row)[0])
+    where = f"information set {keys[i]!r} (row {i})"
+    legal = np.flatnonzero(mask[i]).tolist()
+    if nonfinite[i].any():
+        a = int(np.flatnonzero(nonfinite[i])[0])
+        what = f"the probability of action {a} is {p[i, a]!r}; probabilities must be finite"
+    elif negative[i].any():
+        a = int(np.flatnonzero(negative[i])[0])
+        what = f"the probability of action {a} is {p[i, a]!r}; probabilities must be >= 0"
+    elif illegal[i].any():
+        a = int(np.flatnonzero(illegal[i])[0])
+        what = (f"illegal action {a} has probability {p[i, a]!r}; only the legal actions "
+                f"{legal} may have any")
+    else:
+        what = (f"the probabilities of the legal actions {legal} sum to {sums[i]!r}; they must "
+                f"sum to 1 (within {atol:g})")
+    raise InvalidPolicyError(f"invalid policy at {where}: {what}")

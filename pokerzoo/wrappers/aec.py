@@ -13,6 +13,9 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import BaseWrapper
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game
+
 
 def flat_space(tensor: spaces.Box, mask: spaces.Box) -> spaces.Box:
     """The Box of a tensor followed by its action mask (as float32 0/1)."""
@@ -44,15 +47,19 @@ class FlattenObservation(BaseWrapper):
 
 
 def big_blind_of(env: AECEnv) -> float:
-    """The chip unit of the env's game: its big blind, or its ante for games without blinds
-    (Kuhn, Leduc), or 1."""
+    """The chip unit of the env's game (``Game.chip_unit``: its big blind, or its ante for
+    games without blinds).
+
+    Raises:
+        ConfigError: if the env has no pokerzoo game to read it from.
+    """
     game = getattr(env.unwrapped, "game", None)
-    config = getattr(game, "config", None)
-    for name in ("big_blind", "ante"):
-        value = getattr(config, name, None)
-        if isinstance(value, int | float) and value > 0:
-            return float(value)
-    return 1.0
+    if not isinstance(game, Game):
+        raise ConfigError(
+            f"{type(env.unwrapped).__name__} has no pokerzoo game to read the big blind from; "
+            "pass big_blind= explicitly"
+        )
+    return game.chip_unit
 
 
 class BigBlindRewards(BaseWrapper):
@@ -66,8 +73,8 @@ class BigBlindRewards(BaseWrapper):
     def __init__(self, env: AECEnv, big_blind: float | None = None) -> None:
         super().__init__(env)
         self.big_blind = float(big_blind) if big_blind is not None else big_blind_of(env)
-        if not self.big_blind > 0:
-            raise ValueError(f"big_blind must be positive, got {big_blind!r}")
+        if not (np.isfinite(self.big_blind) and self.big_blind > 0):
+            raise ConfigError(f"big_blind must be a positive finite number, got {big_blind!r}")
 
     @property
     def rewards(self) -> dict[str, float]:

@@ -5,8 +5,8 @@ accepts:
 
 * ``"random"`` or ``None``: uniform over the legal actions;
 * a ``TabularPolicy`` (anything with ``row(info_state_key)``): its row for ``info["info_state"]``;
-* a pokerzoo agent (``action_probabilities(observation, info)``, e.g. a trained NFSP or a CFR
-  agent);
+* a pokerzoo agent (it answers env turns through ``act_probabilities(observation, info)``,
+  e.g. a trained NFSP or a CFR agent);
 * a state policy (``action_probabilities(state) -> {action: prob}``, e.g.
   ``pokerzoo.policy.UniformRandomPolicy``): asked about the env's current ``game_state``;
 * a Stable-Baselines3 model (``predict``, deterministic), given the tensor (or the dict
@@ -20,18 +20,24 @@ Probabilities are masked to the legal actions and sampled with the env's Generat
 from __future__ import annotations
 
 import inspect
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from pokerzoo.errors import ConfigError, InvalidPolicyError
+from pokerzoo.policy import PolicySource, StatePolicy
+
 Opponent = Callable[[dict[str, np.ndarray], Mapping[str, Any]], int]
 
 
 def sample_masked(probs: Any, mask: np.ndarray, rng: np.random.Generator) -> int:
-    """Draw an action from ``probs`` (array or ``{action: p}``) restricted to ``mask``."""
+    """Draw an action from ``probs`` (array or ``{action: p}``) restricted to ``mask``.
+
+    Raises:
+        InvalidPolicyError: if ``probs`` has NaN or negative weights, or none on a legal action.
+    """
     if isinstance(probs, Mapping):
         vec = np.zeros(len(mask))
         for a, p in probs.items():
@@ -39,8 +45,12 @@ def sample_masked(probs: Any, mask: np.ndarray, rng: np.random.Generator) -> int
         probs = vec
     weights = np.where(mask > 0, np.asarray(probs, dtype=np.float64), 0.0)
     total = weights.sum()
-    if not total > 0:
-        weights, total = (mask > 0).astype(np.float64), float((mask > 0).sum())
+    if not (np.isfinite(total) and total > 0) or (weights < 0).any():
+        raise InvalidPolicyError(
+            f"the opponent's probabilities {np.asarray(probs).tolist()} give no valid weight to "
+            f"the legal actions {np.flatnonzero(mask).tolist()}; they must be finite, >= 0 and "
+            "not all zero there"
+        )
     cum = np.cumsum(weights)
     return int(min(np.searchsorted(cum, rng.random() * total, side="right"), len(mask) - 1))
 
@@ -54,22 +64,21 @@ def as_opponent(spec: Any, env: Any, rng_of: Callable[[], np.random.Generator]) 
         rng_of: returns the Generator to sample with (the single-agent env's ``np_random``).
 
     Raises:
-        TypeError: if ``spec`` is none of the accepted kinds.
+        ConfigError: if ``spec`` is none of the accepted kinds.
     """
     if spec is None or (isinstance(spec, str) and spec == "random"):
         return lambda obs, info: sample_masked(obs["action_mask"], obs["action_mask"], rng_of())
     if isinstance(spec, str):
-        raise TypeError(f"unknown opponent {spec!r}; the only named opponent is 'random'")
+        raise ConfigError(f"unknown opponent {spec!r}; the only named opponent is 'random'")
     if hasattr(spec, "row") and hasattr(spec, "key_to_row"):
         return lambda obs, info: sample_masked(
             spec.row(info["info_state"]), obs["action_mask"], rng_of()
         )
-    if hasattr(spec, "action_probabilities"):
-        base = sys.modules.get("pokerzoo.agents.base")
-        if base is not None and isinstance(spec, base.Agent):
-            return lambda obs, info: sample_masked(
-                spec.action_probabilities(obs, info), obs["action_mask"], rng_of()
-            )
+    if isinstance(spec, PolicySource):
+        return lambda obs, info: sample_masked(
+            spec.act_probabilities(obs, info), obs["action_mask"], rng_of()
+        )
+    if isinstance(spec, StatePolicy):
         unwrapped = env.unwrapped
         return lambda obs, info: sample_masked(
             spec.action_probabilities(unwrapped.game_state), obs["action_mask"], rng_of()
@@ -85,7 +94,7 @@ def as_opponent(spec: Any, env: Any, rng_of: Callable[[], np.random.Generator]) 
             return sample_masked(out, obs["action_mask"], rng_of())
 
         return call
-    raise TypeError(
+    raise ConfigError(
         f"cannot play with {type(spec).__name__}: pass 'random', a TabularPolicy, an agent, a "
         f"state policy, a Stable-Baselines3 model or a callable (observation, info) -> action"
     )

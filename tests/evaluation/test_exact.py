@@ -17,6 +17,7 @@ from pokerzoo.evaluation import (
     nash_conv,
     tabularize,
 )
+from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.tree import TabularPolicy, build
 
@@ -74,9 +75,9 @@ def test_any_state_policy_is_tabularised():
     assert via_callable == pytest.approx(exploitability(tree, TabularPolicy.uniform(tree)))
     table = tabularize(tree, lambda s: {a: 1.0 / len(s.legal_actions()) for a in s.legal_actions()})
     np.testing.assert_allclose(table.probs, TabularPolicy.uniform(tree).probs)
-    with pytest.raises(TypeError, match="action_probabilities"):
+    with pytest.raises(ConfigError, match="action_probabilities"):
         exploitability(tree, 42)
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(InvalidPolicyError, match="illegal action 0"):
         exploitability(tree, lambda s: {0: 1.0})  # fold is not always legal
 
 

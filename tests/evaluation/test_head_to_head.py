@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.head_to_head import MatchResult, head_to_head, play_hand, sample_action
 from pokerzoo.games import load_game
 from pokerzoo.policy import UniformRandomPolicy
@@ -75,7 +76,7 @@ def test_same_seed_same_result_and_errors() -> None:
         head_to_head(game, pols * 2, 5)
     with pytest.raises(ValueError, match="num_deals"):
         head_to_head(game, pols, 0)
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError, match="cannot score a int"):
         head_to_head(game, [1, 2], 5)
 
 

@@ -12,6 +12,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from pokerzoo.envs import make
 from pokerzoo.envs.registration import GYM_IDS, register_all
+from pokerzoo.errors import ConfigError
 from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.wrappers import SingleAgentEnv
 
@@ -83,7 +84,7 @@ def test_opponents_of_every_kind() -> None:
     kinds = [
         "random",
         tabular,
-        solver,  # a pokerzoo agent: action_probabilities(observation, info)
+        solver,  # a pokerzoo agent: act_probabilities(observation, info)
         UniformRandomPolicy(),  # a state policy: action_probabilities(state)
         lambda obs, info: np.array([0.0, 1.0]),  # a callable returning probabilities
         lambda obs, info: 0,  # a callable returning an action
@@ -99,7 +100,7 @@ def test_opponents_of_every_kind() -> None:
     env = SingleAgentEnv("kuhn_poker_v0", opponent=lambda obs, info: 1, seat=1)
     _, info = env.reset(seed=0)
     assert info["info_state"][2] == (1,)
-    with pytest.raises(TypeError, match="cannot play with"):
+    with pytest.raises(ConfigError, match="cannot play with"):
         SingleAgentEnv("kuhn_poker_v0", opponent=3.5).reset(seed=0)
     with pytest.raises(ValueError, match="one opponent per other seat"):
         SingleAgentEnv("kuhn_poker_v0", opponent=["random", "random"])

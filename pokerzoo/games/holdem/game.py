@@ -39,10 +39,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokerzoo.games.base import Game, State, TensorLayout
+import numpy as np
+
+from pokerzoo.games.base import Game, State, TensorLayout, count_histories
 from pokerzoo.games.holdem.cards import card_to_string
 from pokerzoo.games.holdem.config import HoldemConfig, LimitHoldemConfig, NoLimitHoldemConfig
-from pokerzoo.games.holdem.observation import history_slots, holdem_layout
+from pokerzoo.games.holdem.observation import AmountBounds, history_slots, holdem_layout
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
 from pokerzoo.games.registry import register_game
 
@@ -79,14 +81,29 @@ class HoldemGame(Game):
         self.bet_fractions: tuple[float, ...] = getattr(cfg, "bet_fractions", ())
         bb = cfg.big_blind
         self.bet_sizes = (bb, bb, 2 * bb, 2 * bb)
-        self.chip_unit = 1.0 / (100.0 * bb)  # tensors give amounts in units of 100 big blinds
+        # Tensors give amounts in units of 100 big blinds (a default stack).
+        self.tensor_amount_scale = 1.0 / (100.0 * bb)
         self._num_actions = 3 if self.is_limit else 3 + len(self.bet_fractions)
         self.all_in_action = -1 if self.is_limit else 2 + len(self.bet_fractions)
         self.history_slots = history_slots(n, self.is_limit, self.raise_cap)
-        self._layout = holdem_layout(n, self._num_actions, self.history_slots)
+        self._layout = holdem_layout(
+            n, self._num_actions, self.history_slots, self._amount_bounds()
+        )
         self.layout_offsets = {
             f.name: self._layout.slice(f.name).start for f in self._layout.fields
         }
+
+    def _amount_bounds(self) -> AmountBounds:
+        """Bounds of the tensor's amount entries, from the stacks and the forced bets."""
+        scale = np.float32(self.tensor_amount_scale)
+        # The same float32 products the tensor writes, so rounding cannot lift an entry above.
+        with np.errstate(over="ignore"):
+            stacks = np.asarray(self.starting_stacks, dtype=np.float64).astype(np.float32)
+            seat = tuple(float(x) for x in stacks * scale)
+            pot = float(np.float32(float(sum(self.starting_stacks))) * scale)
+        cfg = self.config
+        first_pot = cfg.small_blind + cfg.big_blind + cfg.num_players * cfg.ante
+        return AmountBounds(pot, seat, max(self.starting_stacks) / first_pot)
 
     @property
     def num_players(self) -> int:
@@ -111,8 +128,19 @@ class HoldemGame(Game):
     def information_state_layout(self) -> TensorLayout:
         return self._layout
 
+    @property
+    def chip_unit(self) -> float:
+        """The big blind: the unit of bb/100 and mbb/g."""
+        return float(self.config.big_blind)
+
     def new_initial_state(self) -> HoldemState:
         return HoldemState(self)
+
+    def estimated_tree_size(self, limit: int) -> int:
+        """Exact up to ``limit`` (the betting does not depend on the cards, see
+        ``count_histories``); the deals alone put every hold'em tree above any usable limit,
+        which this finds out in microseconds."""
+        return count_histories(self, limit)
 
     def card_to_string(self, card: int) -> str:
         return card_to_string(card)

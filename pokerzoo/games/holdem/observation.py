@@ -8,6 +8,8 @@ pot before the action.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,10 +33,28 @@ def history_slots(num_players: int, limit: bool, raise_cap: int) -> int:
     return (raise_cap + 1) * num_players if limit else 2 * num_players + 6
 
 
-def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayout:
-    """The information-state tensor layout of a hold'em game."""
+@dataclass(frozen=True)
+class AmountBounds:
+    """The largest values of a hold'em tensor's amount entries (``inf``: not bounded)."""
+
+    pot: float = math.inf
+    """Chips in the pot, in tensor units (all starting stacks together)."""
+    seat: tuple[float, ...] | None = None
+    """Per seat: its stack, contribution or round bet, in tensor units (its starting stack)."""
+    bet_ratio: float = math.inf
+    """Chips put in by one action over the pot before it (the biggest stack over the forced
+    bets)."""
+
+
+def holdem_layout(
+    num_players: int, num_actions: int, slots: int, bounds: AmountBounds | None = None
+) -> TensorLayout:
+    """The information-state tensor layout of a hold'em game, with each entry's range."""
     n = num_players
     slot = n + num_actions + 1
+    b = bounds or AmountBounds()
+    seat = b.seat if b.seat is not None else (math.inf,) * n
+    bet_slot = (1.0,) * (n + num_actions) + (max(1.0, b.bet_ratio),)
     return TensorLayout(
         [
             Field("player", n, "one-hot: the observer's seat (0 small blind, 1 big blind)"),
@@ -44,10 +64,13 @@ def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayou
             Field("flop", 52, "three ones: the flop cards, once dealt"),
             Field("turn", 52, "one one: the turn card, once dealt"),
             Field("river", 52, "one one: the river card, once dealt"),
-            Field("pot", 1, "chips in the middle (bets included), in units of 100 big blinds"),
-            Field("stacks", n, "chips behind per seat, in units of 100 big blinds"),
-            Field("contributions", n, "chips put in per seat this hand, in 100 big blinds"),
-            Field("round_bets", n, "chips bet per seat in the current round, in 100 big blinds"),
+            Field("pot", 1, "chips in the middle (bets included), in units of 100 big blinds",
+                  high=b.pot),
+            Field("stacks", n, "chips behind per seat, in units of 100 big blinds", high=seat),
+            Field("contributions", n, "chips put in per seat this hand, in 100 big blinds",
+                  high=seat),
+            Field("round_bets", n, "chips bet per seat in the current round, in 100 big blinds",
+                  high=seat),
             Field("to_call", 1, "chips the observer must add to call, as a fraction of the pot"),
             Field("folded", n, "1 for each seat that has folded"),
             Field("all_in", n, "1 for each seat still in the hand with no chips behind"),
@@ -56,6 +79,7 @@ def holdem_layout(num_players: int, num_actions: int, slots: int) -> TensorLayou
                 4 * slots * slot,
                 f"4 rounds x {slots} action slots x ({n} one-hot seat, {num_actions} one-hot "
                 "action, chips put in / pot before)",
+                high=bet_slot * (4 * slots),
             ),
         ]
     )
@@ -85,7 +109,7 @@ def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
     amounts = [pot, *state._stacks, *state._contrib, *state._bets]
     start = o["pot"]
     t[start : start + len(amounts)] = amounts
-    t[start : start + len(amounts)] *= game.chip_unit
+    t[start : start + len(amounts)] *= game.tensor_amount_scale
     t[o["to_call"]] = (state._max_bet - state._bets[p]) / pot
     folded, stacks = state._folded, state._stacks
     ones += [o["folded"] + q for q in range(n) if folded[q]]
