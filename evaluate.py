@@ -15,10 +15,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from pokerzoo.training.cli import run_cli
+from pokerzoo.training.cli import add_debug_flag, run_cli
 from pokerzoo.training.reports import (
     SavedRun,
-    big_blind,
     exact_scores,
     pairing_matrix,
     parse_forced,
@@ -42,6 +41,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--forced", metavar="PLAYER:ACTION",
                    help="payoff table with PLAYER forced to ACTION at its first decision, "
                         "e.g. 0:call (the BUFP paper's Table 2)")
+    add_debug_flag(p)
     return p
 
 
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pokerzoo.evaluation.perfect import forced_deviation_values
 
             table = forced_deviation_values(
-                tree, tabular, parse_forced(tree, args.forced), big_blind(tree.game)
+                tree, tabular, parse_forced(tree, args.forced), tree.game.chip_unit
             )
             forced_table = table.format(0, f"First seat's payoff, {args.forced} forced, mbb/hand")
             for i, label in enumerate(table.names):

@@ -17,9 +17,8 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.agents.registry import registered_agents
-from pokerzoo.evaluation.exact import to_milli_big_blinds
 from pokerzoo.games.registry import registered_games
-from pokerzoo.training.cli import parse_assignments, run_cli
+from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
 from pokerzoo.training.run import RunConfig, train
 
 
@@ -40,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="skip TensorBoard logs")
     p.add_argument("--list", action="store_true", help="list agents and games, then exit")
+    add_debug_flag(p)
     return p
 
 
@@ -82,7 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           + (" (resumed)" if summary["resumed"] else ""))
     if "exploitability" in summary:
         e = summary["exploitability"]
-        print(f"exploitability: {e:.6g} chips/game = {to_milli_big_blinds(e):.4g} mbb/g "
+        print(f"exploitability: {e:.6g} chips/game = "
+              f"{summary['exploitability_mbb_per_game']:.4g} mbb/g "
               f"(NashConv {summary['nash_conv']:.6g})")
     if "bb_per_100_vs_random" in summary:
         print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")

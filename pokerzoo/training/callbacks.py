@@ -9,22 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.evaluation.exact import nash_conv
+from pokerzoo.evaluation.exact import nash_conv, to_milli_big_blinds
 from pokerzoo.training.loop import Callback, Trainer
 from pokerzoo.tree.game_tree import GameTree
-
-
-def evaluated_policy(agent: Agent) -> Any:
-    """The policy an agent is scored by: its average policy where it has one."""
-    average = getattr(agent, "average_policy", None)
-    return average() if callable(average) else agent.policy()
 
 
 class ExploitabilityCallback(Callback):
     """Every ``every`` units, score the agent's policy exactly on ``tree``.
 
-    Sets ``trainer.metrics["exploitability"]`` (NashConv / players, chips per game) and
-    ``trainer.metrics["nash_conv"]``.
+    Scores ``agent.policy()``. Sets ``trainer.metrics["exploitability"]`` (NashConv / players,
+    chips per game), ``["exploitability_mbb_per_game"]`` (the same in milli-big-blinds, with the
+    game's ``chip_unit``) and ``["nash_conv"]``.
     """
 
     def __init__(self, tree: GameTree, every: int) -> None:
@@ -32,10 +27,14 @@ class ExploitabilityCallback(Callback):
         self.every = every
 
     def _evaluate(self, trainer: Trainer) -> None:
-        policy = evaluated_policy(trainer.agent)
-        conv = nash_conv(self.tree, policy)
+        conv = nash_conv(self.tree, trainer.agent.policy())
+        exploitability = conv / self.tree.num_players
         trainer.metrics["nash_conv"] = conv
-        trainer.metrics["exploitability"] = conv / self.tree.num_players
+        trainer.metrics["exploitability"] = exploitability
+        # In the game's chip unit (Game.chip_unit), exactly as evaluate.py reports it.
+        trainer.metrics["exploitability_mbb_per_game"] = to_milli_big_blinds(
+            exploitability, self.tree.game.chip_unit
+        )
 
     def on_start(self, trainer: Trainer) -> None:
         if trainer.agent.iteration == 0:

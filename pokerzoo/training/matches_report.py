@@ -7,7 +7,6 @@ from typing import Any
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.evaluation.matches import versus_random
-from pokerzoo.training.callbacks import evaluated_policy
 from pokerzoo.training.reports import SavedRun
 
 
@@ -23,7 +22,7 @@ def match_results(runs: list[SavedRun], hands: int, seed: int) -> dict[str, dict
             **run.config.get("agent_params", {}),
         )
         agent.load(checkpoint)
-        outcome = versus_random(run.game, evaluated_policy(agent), hands, seed)
+        outcome = versus_random(run.game, agent.policy(), hands, seed)
         results[run.label] = {
             "agent": run.config["agent"],
             "game": repr(run.game),

@@ -50,16 +50,6 @@ class SavedRun:
         return TabularPolicy.load(path) if path.exists() else None
 
 
-def big_blind(game: Game) -> float:
-    """The chip value of one big blind (the ante in Kuhn and Leduc)."""
-    cfg = game.config
-    for name in ("big_blind", "ante"):
-        value = getattr(cfg, name, None)
-        if value:
-            return float(value)
-    return 1.0
-
-
 def exact_scores(tree: GameTree, policy: TabularPolicy) -> dict[str, float]:
     """Exploitability in chips and mbb/g, and NashConv."""
     conv = nash_conv(tree, policy)
@@ -67,7 +57,7 @@ def exact_scores(tree: GameTree, policy: TabularPolicy) -> dict[str, float]:
     return {
         "nash_conv": conv,
         "exploitability": expl,
-        "exploitability_mbb_per_game": to_milli_big_blinds(expl, big_blind(tree.game)),
+        "exploitability_mbb_per_game": to_milli_big_blinds(expl, tree.game.chip_unit),
     }
 
 
@@ -75,7 +65,7 @@ def total_scores(tree: GameTree, policy: TabularPolicy, beliefs: str = "bayes") 
     """Total exploitability (every information set, on or off the path) in mbb per hand."""
     from pokerzoo.evaluation.perfect import total_exploitability
 
-    scale = to_milli_big_blinds(1.0, big_blind(tree.game))
+    scale = to_milli_big_blinds(1.0, tree.game.chip_unit)
     total = total_exploitability(tree, policy, beliefs=beliefs)
     return {
         "total_exploitability_mbb": float(total.total * scale),
