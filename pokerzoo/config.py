@@ -222,7 +222,7 @@ def _coerce(value: Any, hint: Any, name: str, path: Path) -> Any:
             return value
         if isinstance(value, Mapping):
             return _build(hint, value, path, None)
-        raise _typed_error(name, path, f"a {hint.__name__} or a mapping of its fields", value)
+        raise _typed_error(name, path, f"a mapping of {hint.__name__} fields", value)
     if origin in (dict, Mapping) or hint in (dict, Mapping):
         if isinstance(value, Mapping):
             return value
@@ -275,9 +275,16 @@ def _config_member(value: Any, configs: list[type], name: str, path: Path) -> An
         if kind not in kinds:
             raise _typed_error(f"{name}.{KIND}", path + (KIND,), f"one of {sorted(kinds)}", kind)
         return _build(kinds[kind], {k: v for k, v in value.items() if k != KIND}, path, None)
+    if len(configs) == 1:
+        return _build(configs[0], value, path, None)
     fits = [c for c in configs if set(value) <= {f.name for f in dataclasses.fields(c)}]
     if len(fits) == 1:
         return _build(fits[0], value, path, None)
+    if not fits:
+        valid = sorted({f.name for c in configs for f in dataclasses.fields(c)})
+        bad = next(k for k in value if k not in valid) if set(value) - set(valid) else None
+        if bad is not None:
+            raise unknown_name(bad, valid, " or ".join(sorted(kinds)), path)
     raise ConfigError(
         f"{name} is one of {sorted(kinds)}; say which with {KIND!r} "
         f"(e.g. {{{KIND!r}: {sorted(kinds)[0]!r}, ...}}), got {dict(value)!r}"
