@@ -52,11 +52,12 @@ import numpy as np
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.entry_points import unknown_name
-from pokerzoo.evaluation.perfect import BELIEF_MODES, infoset_sizes, node_beliefs
+from pokerzoo.evaluation.perfect import BELIEF_MODES, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels import beliefs as K
 from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
+from pokerzoo.tree.kernels.arrays import tree_arrays
 
 
 @dataclass(frozen=True)
@@ -147,15 +148,14 @@ class FictitiousPlaySolver(TabularSolver):
         )
         self._work = work_arrays(t.utilities, *mask.shape)
 
+        self._tree_arrays = tree_arrays(t)
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
         if not self._check_units(n):
             return
-        t, cfg = self.tree, self.config
+        cfg = self.config
         run_iterations(
-            t.parent, t.player, t.infoset, t.action, t.chance_prob, t.utilities, t.first_child,
-            t.num_children, t.depth_offsets, t.infoset_player, t.infoset_mask,
-            infoset_sizes(t), *self._parents, self.probs, self.best, self._iteration + 1, n,
+            self._tree_arrays, *self._parents, self.probs, self.best, self._iteration + 1, n,
             cfg.alternating, cfg.continuation == "best_response", cfg.step == "realization",
             cfg.beliefs == "bayes", cfg.normalise_beliefs, cfg.ties == "uniform",
             cfg.tie_tolerance, *self._work,
