@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.agents.base import check_units
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.entry_points import unknown_name
@@ -56,8 +57,8 @@ from pokerzoo.evaluation.perfect import BELIEF_MODES, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels import beliefs as K
-from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 from pokerzoo.tree.kernels.arrays import tree_arrays
+from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,9 @@ class FPConfig:
     """Tied best actions: ``"first"`` legal one, or ``"uniform"`` over them."""
     tie_tolerance: float = 1e-12
     """Actions within this much (chips, belief-weighted) of the best count as tied."""
+    oracle: bool = False
+    """Unknown-environment games only: solve the hidden true model d* (an oracle baseline)
+    instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
         for name, value, allowed in [
@@ -147,18 +151,19 @@ class FictitiousPlaySolver(TabularSolver):
             t.num_players,
         )
         self._work = work_arrays(t.utilities, *mask.shape)
-
         self._tree_arrays = tree_arrays(t)
+
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
-        if not self._check_units(n):
+        n = check_units(n)
+        if n == 0:
             return
         cfg = self.config
         run_iterations(
             self._tree_arrays, *self._parents, self.probs, self.best, self._iteration + 1, n,
             cfg.alternating, cfg.continuation == "best_response", cfg.step == "realization",
             cfg.beliefs == "bayes", cfg.normalise_beliefs, cfg.ties == "uniform",
-            cfg.tie_tolerance, *self._work,
+            cfg.tie_tolerance, self._work,
         )
         self._iteration += n
 

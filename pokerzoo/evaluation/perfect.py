@@ -30,6 +30,7 @@ import numpy as np
 from pokerzoo.evaluation.exact import expected_values, exploitability, policy_array
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels import beliefs as K
+from pokerzoo.tree.kernels.arrays import tree_arrays
 
 BELIEF_MODES = ("bayes", "uniform")
 """How beliefs are formed at information sets the others and chance never reach:
@@ -57,9 +58,8 @@ def _belief_arrays(tree: GameTree, probs: np.ndarray, beliefs: str) -> np.ndarra
     n = tree.num_nodes
     belief = np.zeros(n)
     K.beliefs(
-        tree.parent, tree.player, tree.infoset, tree.action, tree.chance_prob,
-        tree.depth_offsets, infoset_sizes(tree), probs, beliefs == "bayes",
-        np.zeros((n, tree.num_players)), belief, np.zeros(tree.num_infosets),
+        tree_arrays(tree), probs, beliefs == "bayes", np.zeros((n, tree.num_players)), belief,
+        np.zeros(tree.num_infosets),
     )
     return belief
 
@@ -99,10 +99,8 @@ def total_exploitability(
     belief = _belief_arrays(tree, probs, beliefs)
     num_players = tree.num_players
     values = tree.utilities.copy()  # terminal rows stay; the kernels fill the others
-    K.policy_values(
-        tree.player, tree.infoset, tree.action, tree.first_child, tree.num_children,
-        tree.chance_prob, tree.utilities, probs, values,
-    )
+    arrays = tree_arrays(tree)
+    K.policy_values(arrays, probs, values)
     vstar = tree.utilities.copy()
     q_values = np.zeros(tree.infoset_mask.shape)
     K.belief_best_response(

@@ -109,7 +109,7 @@ class CFRSolver(TabularSolver):
         cfg = self.config
         alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
         run_iterations(
-            *self._kernel_arrays, self.regrets, self.strategy_sum, self._sigma.reshape(-1),
+            self._kernel_arrays, self.regrets, self.strategy_sum, self._sigma.reshape(-1),
             self._x, self._q, self._iteration + 1, n, cfg.alternating_updates,
             cfg.regret_matching_plus, cfg.linear_averaging, alpha, beta, gamma,
             cfg.discount is not None,

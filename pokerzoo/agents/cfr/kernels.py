@@ -11,9 +11,17 @@ several times faster on poker trees (``bench/bench_tree.py``).
 
 Every member of the CFR family (vanilla, CFR+, linear CFR, DCFR; alternating or simultaneous
 updates) is this kernel with different scalars per iteration, so there is one loop to make fast.
+
+``run_iterations`` is not cached (``cache=True``): it calls ``fill_realization``, which lives in
+``pokerzoo.tree.sequence_form`` because exact best responses use it too, and numba's cache of a
+kernel is invalidated only when the kernel's own file changes, so a cached copy would keep an
+edited ``fill_realization``'s old code. Compiling it takes well under a second per process; the
+helpers below call nothing outside this file and stay cached.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -21,24 +29,21 @@ import numpy as np
 from pokerzoo.tree.sequence_form import SequenceForm, fill_realization
 
 
-@numba.njit(cache=True)
-def regret_match(regrets, infoset_mask, iset, out):
-    """``out[:]``: regret matching of ``regrets[iset]`` (uniform when no regret is positive)."""
-    num_actions = regrets.shape[1]
-    total = 0.0
-    legal = 0
-    for a in range(num_actions):
-        if infoset_mask[iset, a]:
-            legal += 1
-            if regrets[iset, a] > 0:
-                total += regrets[iset, a]
-    for a in range(num_actions):
-        if not infoset_mask[iset, a]:
-            out[a] = 0.0
-        elif total > 0:
-            out[a] = max(regrets[iset, a], 0.0) / total
-        else:
-            out[a] = 1.0 / legal
+class CFRArrays(NamedTuple):
+    """The constant arrays ``run_iterations`` reads (built by ``kernel_arrays``)."""
+
+    player_infosets: np.ndarray
+    player_offsets: np.ndarray
+    parent_sequence: np.ndarray
+    infoset_mask: np.ndarray
+    inv_legal: np.ndarray
+    """``[num_infosets]``: 1 / the number of legal actions."""
+    payoff_sequences: np.ndarray
+    payoff_coef: np.ndarray
+    sorted_own: np.ndarray
+    """Two players: each player's payoff entries sorted by own sequence (else empty)."""
+    sorted_opponent: np.ndarray
+    sorted_coef: np.ndarray
 
 
 @numba.njit(cache=True)
@@ -116,23 +121,24 @@ def _bottom_up_update(
                 sigma[row + a] = inv_legal[iset] if infoset_mask[iset, a] else 0.0
 
 
-@numba.njit(cache=True)
+@numba.njit
 def run_iterations(
-    player_infosets, player_offsets, parent_sequence, infoset_mask, inv_legal,
-    payoff_sequences, payoff_coef, sorted_own, sorted_opponent, sorted_coef,
-    regrets, strategy_sum, sigma, x, q,
+    arrays, regrets, strategy_sum, sigma, x, q,
     first_iteration, num_iterations, alternating, rm_plus, linear_averaging,
     alpha, beta, gamma, discounted,
 ):
     """Run ``num_iterations`` CFR-family iterations in place; iterations count from 1.
 
-    ``sigma`` is the flat current strategy, ``x``/``q`` scratch arrays indexed by sequence.
+    ``arrays`` is a ``CFRArrays``; ``sigma`` is the flat current strategy, ``x``/``q`` scratch
+    arrays indexed by sequence.
     Per iteration t: regrets are discounted (DCFR: positive by t^a/(t^a+1), negative by
     t^b/(t^b+1); else unchanged) before adding the instantaneous regret; CFR+ clips them at 0;
     the average strategy is weighted by t (linear averaging) or discounted by (t/(t+1))^g.
     With alternating updates each player's pass sees the others' newest strategy; with
     simultaneous updates every pass sees the strategy the iteration started with.
     """
+    player_infosets, player_offsets = arrays.player_infosets, arrays.player_offsets
+    parent_sequence, infoset_mask = arrays.parent_sequence, arrays.infoset_mask
     num_players = player_offsets.shape[0] - 1
     num_actions = regrets.shape[1]
     empty = x.shape[0] - 1
@@ -160,12 +166,14 @@ def run_iterations(
             avg_w = float(t)
         for p in range(num_players):
             if num_players == 2:
-                _payoffs_two_players(sorted_own[p], sorted_opponent[p], sorted_coef[p], x, q)
+                _payoffs_two_players(
+                    arrays.sorted_own[p], arrays.sorted_opponent[p], arrays.sorted_coef[p], x, q
+                )
             else:
-                _payoffs_many_players(p, payoff_sequences, payoff_coef[p], x, q)
+                _payoffs_many_players(p, arrays.payoff_sequences, arrays.payoff_coef[p], x, q)
             infosets = player_infosets[player_offsets[p] : player_offsets[p + 1]]
             _bottom_up_update(
-                infosets, parent_sequence, infoset_mask, inv_legal, q, x, regrets,
+                infosets, parent_sequence, infoset_mask, arrays.inv_legal, q, x, regrets,
                 strategy_sum, sigma, pos_d, neg_d, rm_plus, avg_d, avg_w,
             )
             q[empty] = 0.0  # the root's value, which no regret needs
@@ -179,8 +187,8 @@ def run_iterations(
                 )
 
 
-def kernel_arrays(form: SequenceForm, infoset_mask: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The constant arrays ``run_iterations`` reads, in its argument order (up to ``regrets``).
+def kernel_arrays(form: SequenceForm, infoset_mask: np.ndarray) -> CFRArrays:
+    """The constant arrays ``run_iterations`` reads.
 
     For two players the payoff entries are laid out once per player, sorted by that player's
     sequence, so the payoff loop adds one run of equal sequences at a time.
@@ -194,7 +202,7 @@ def kernel_arrays(form: SequenceForm, infoset_mask: np.ndarray) -> tuple[np.ndar
         sorted_own = sorted_opponent = np.zeros((0, 0), dtype=np.int64)
         sorted_coef = np.zeros((0, 0))
     inv_legal = 1.0 / infoset_mask.sum(axis=1)
-    return (
+    return CFRArrays(
         form.player_infosets, form.player_offsets, form.parent_sequence, infoset_mask, inv_legal,
         form.payoff_sequences, form.payoff_coef, sorted_own, sorted_opponent, sorted_coef,
     )

@@ -28,6 +28,7 @@ from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
+from pokerzoo.tree.kernels.arrays import tree_arrays
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class MCCFRSolver(TabularSolver):
             depth = K.max_depth(self.tree.depth)
             self._work: tuple = (
                 np.zeros(depth, dtype=np.int64),
+        self._tree_arrays = tree_arrays(self.tree)
                 np.zeros(depth, dtype=np.int64),
                 np.zeros((depth, num_actions)),
                 np.zeros(depth),
@@ -111,11 +113,7 @@ class MCCFRSolver(TabularSolver):
         """Run ``n`` iterations (one sampled traversal per player each)."""
         if not self._check_units(n):
             return
-        t = self.tree
-        args = (
-            self.rng, t.player, t.infoset, t.action, t.chance_prob, t.utilities, t.first_child,
-            t.num_children, t.infoset_mask, self.regrets, self.strategy_sum, n,
-        )
+        args = (self.rng, self._tree_arrays, self.regrets, self.strategy_sum, n)
         if self.config.sampling == "outcome":
             K.outcome_sampling(*args, self.config.exploration, *self._work)
         else:

@@ -11,8 +11,29 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pokerzoo.agents.cfr.kernels import regret_match
 from pokerzoo.games.base import CHANCE, TERMINAL
+
+
+# Defined here, next to its only compiled callers, so that ``cache=True`` stays safe: numba's
+# cache of a kernel is invalidated only when the kernel's own file changes.
+@numba.njit(cache=True)
+def regret_match(regrets, infoset_mask, iset, out):
+    """``out[:]``: regret matching of ``regrets[iset]`` (uniform when no regret is positive)."""
+    num_actions = regrets.shape[1]
+    total = 0.0
+    legal = 0
+    for a in range(num_actions):
+        if infoset_mask[iset, a]:
+            legal += 1
+            if regrets[iset, a] > 0:
+                total += regrets[iset, a]
+    for a in range(num_actions):
+        if not infoset_mask[iset, a]:
+            out[a] = 0.0
+        elif total > 0:
+            out[a] = max(regrets[iset, a], 0.0) / total
+        else:
+            out[a] = 1.0 / legal
 
 
 @numba.njit(cache=True)
@@ -33,11 +54,10 @@ def _sample_child(rng, first, count, probs_of_child):
 
 @numba.njit(cache=True)
 def outcome_sampling(
-    rng, player, infoset, action, chance_prob, utilities, first_child, num_children,
-    infoset_mask, regrets, strategy_sum, num_iterations, exploration,
+    rng, tree, regrets, strategy_sum, num_iterations, exploration,
     path_node, path_child, path_sigma, path_sample, path_reach, buf,
 ):
-    """``num_iterations`` outcome-sampling iterations in place.
+    """``num_iterations`` outcome-sampling iterations in place over ``tree`` (``TreeArrays``).
 
     Per update player p: sample one terminal history, p's actions from the epsilon-greedy mix
     ``exploration*uniform + (1-exploration)*sigma``, the others' from sigma, chance from its
@@ -46,6 +66,9 @@ def outcome_sampling(
     (the estimator of Lanctot et al. 2009 with baseline 0).
     ``path_reach[k]`` holds (own reach, others' and chance's reach, sampling reach) at step k.
     """
+    player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
+    utilities, first_child, num_children = tree.utilities, tree.first_child, tree.num_children
+    infoset_mask = tree.infoset_mask
     num_players = utilities.shape[1]
     num_actions = infoset_mask.shape[1]
     for _ in range(num_iterations):
@@ -111,11 +134,9 @@ def outcome_sampling(
 
 @numba.njit(cache=True)
 def external_sampling(
-    rng, player, infoset, action, chance_prob, utilities, first_child, num_children,
-    infoset_mask, regrets, strategy_sum, num_iterations, order, stack, values, chosen, sigma,
-    buf,
+    rng, tree, regrets, strategy_sum, num_iterations, order, stack, values, chosen, sigma, buf,
 ):
-    """``num_iterations`` external-sampling iterations in place.
+    """``num_iterations`` external-sampling iterations in place over ``tree`` (``TreeArrays``).
 
     Per update player p: every action of p is explored, one action of every other player
     (from sigma) and of chance is sampled; p's regrets get ``v(I, a) - v(I)`` of the sampled
@@ -123,6 +144,9 @@ def external_sampling(
     information sets add sigma to their average ("simple" averaging, as OpenSpiel's default).
     Pass 1 lists the visited nodes parents-first; pass 2 backs values up in reverse.
     """
+    player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
+    utilities, first_child, num_children = tree.utilities, tree.first_child, tree.num_children
+    infoset_mask = tree.infoset_mask
     num_players = utilities.shape[1]
     num_actions = infoset_mask.shape[1]
     for _ in range(num_iterations):

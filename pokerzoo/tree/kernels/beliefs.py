@@ -10,6 +10,10 @@ h given I: the other players' and chance's reach of h, normalised over I. Where 
 zero at every history of I, the belief is uniform over I; with ``propagate`` (the default
 everywhere), that uniform belief is then carried down by Bayes' rule, so an information set
 below an unreached one conditions on it rather than restarting from uniform.
+
+The wide sweeps take the tree as one ``TreeArrays`` named tuple (``pokerzoo.tree.kernels.arrays``).
+Every kernel here is a leaf (it calls no compiled function of another file), so ``cache=True`` is
+safe: numba's cache is invalidated when this file changes, which covers every callee.
 """
 
 from __future__ import annotations
@@ -57,10 +61,7 @@ def own_reach(infoset_parent, infoset_parent_action, probs, out):
 
 
 @numba.njit(cache=True)
-def beliefs(
-    parent, player, infoset, action, chance_prob, depth_offsets, infoset_size, probs,
-    propagate, rho, belief, sums, normalise=True, only_player=-1,
-):
+def beliefs(tree, probs, propagate, rho, belief, sums, normalise=True, only_player=-1):
     """Fill ``belief[n]`` (acting player's belief at decision nodes) under ``probs``.
 
     ``rho[n, q]``: the others' and chance's reach of n from player q's point of view, reset to
@@ -69,6 +70,9 @@ def beliefs(
     rounding matches OpenSpiel's best response where actions tie exactly).
     With ``only_player >= 0`` only that player's beliefs are computed.
     """
+    parent, player, infoset, action = tree.parent, tree.player, tree.infoset, tree.action
+    chance_prob, depth_offsets = tree.chance_prob, tree.depth_offsets
+    infoset_size = tree.infoset_size
     num_players = rho.shape[1]
     for q in range(num_players):
         rho[0, q] = 1.0
@@ -104,17 +108,16 @@ def beliefs(
 
 
 @numba.njit(cache=True)
-def policy_values(
-    player, infoset, action, first_child, num_children, chance_prob, utilities, probs, values,
-    only_player=-1,
-):
+def policy_values(tree, probs, values, only_player=-1):
     """``values[n, q]``: player q's expected payoff from n when everyone plays ``probs``
     (only column ``only_player`` when it is >= 0).
 
     Terminal rows of ``values`` must already hold the utilities (they are never written), so
     the sweep gathers from children without touching the 60% of rows that are terminals.
     """
-    n, num_players = utilities.shape
+    player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
+    first_child, num_children = tree.first_child, tree.num_children
+    n, num_players = tree.utilities.shape
     q0 = 0 if only_player < 0 else only_player
     q1 = num_players if only_player < 0 else only_player + 1
     for node in range(n - 1, -1, -1):
@@ -131,10 +134,7 @@ def policy_values(
 
 
 @numba.njit(cache=True)
-def decision_values(
-    player, infoset, action, first_child, num_children, chance_prob, probs, belief, values,
-    q_values, only_player,
-):
+def decision_values(tree, probs, belief, values, q_values, only_player):
     """``policy_values`` and each infoset's belief-weighted action values (Eq. 10) in one sweep.
 
     ``q_values[I, a]`` = sum over h in I of belief(h) * value of ``ha`` for its owner.
@@ -142,6 +142,8 @@ def decision_values(
     ``values`` terminal rows must hold the utilities; only column ``only_player`` (all when
     < 0) of ``values`` and that player's rows of ``q_values`` are filled.
     """
+    player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
+    first_child, num_children = tree.first_child, tree.num_children
     num_players = values.shape[1]
     q0 = 0 if only_player < 0 else only_player
     q1 = num_players if only_player < 0 else only_player + 1
@@ -201,10 +203,7 @@ def choose(q_values, infoset_mask, infoset_player, only_player, tie_uniform, tie
 
 
 @numba.njit(cache=True)
-def belief_best_response(
-    player, infoset, action, first_child, num_children, depth_offsets, chance_prob, utilities,
-    probs, belief, infoset_mask, vstar, q_values, best_action, only_player=-1,
-):
+def belief_best_response(tree, probs, belief, vstar, q_values, best_action, only_player=-1):
     """Every player's best response below every infoset, chosen under the beliefs.
 
     ``vstar[n, q]`` is q's payoff from n when q best-responds below n (others play ``probs``),
@@ -213,7 +212,10 @@ def belief_best_response(
     With ``only_player >= 0`` only that player's best response is computed. Terminal rows of
     ``vstar`` must already hold the utilities (they are never written).
     """
-    n, num_players = utilities.shape
+    player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
+    first_child, num_children = tree.first_child, tree.num_children
+    depth_offsets, infoset_mask = tree.depth_offsets, tree.infoset_mask
+    num_players = tree.utilities.shape[1]
     num_actions = infoset_mask.shape[1]
     for i in range(q_values.shape[0]):
         for a in range(num_actions):
