@@ -104,9 +104,7 @@ def total_exploitability(
     vstar = tree.utilities.copy()
     q_values = np.zeros(tree.infoset_mask.shape)
     K.belief_best_response(
-        tree.player, tree.infoset, tree.action, tree.first_child, tree.num_children,
-        tree.depth_offsets, tree.chance_prob, tree.utilities, probs, belief, tree.infoset_mask,
-        vstar, q_values, np.zeros(tree.num_infosets, dtype=np.int64),
+        arrays, probs, belief, vstar, q_values, np.zeros(tree.num_infosets, dtype=np.int64)
     )
     gains = np.zeros(tree.num_infosets)
     K.infoset_gains(tree.player, tree.infoset, belief, values, q_values, tree.infoset_mask, gains)
