@@ -217,3 +217,75 @@ def test_pokerkit_reopens_after_short_all_in_opening_bet() -> None:
     assert state.legal_actions() == [0, 1]
     _, looser = replay_in_pokerkit(game, state.history() + [1])
     assert looser == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_short_stacked_limit_hands_like_pokerkit(n: int) -> None:
+    """Limit hands on short, unequal stacks (a few bets deep, not multiples of a bet), so that
+    short all-ins below a full bet happen on every street: every raise we offer is one PokerKit
+    accepts, fold legality agrees, payoffs agree to the chip, and after a short all-in raise
+    (not an opening bet, PokerKit's permissive corner) we allow a raise exactly when PokerKit
+    does (the full-bet re-opening rule on every street)."""
+    rng = np.random.default_rng(500 + n)
+    short_all_ins = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(150):
+            stacks = tuple(int(s) for s in rng.integers(101, 1000, size=n))
+            game = load_game("limit_holdem", num_players=n, stacks=stacks)
+            state = random_hand(game, rng, allin_bias=0.3)
+            ours = state.returns()
+            theirs, _ = replay_in_pokerkit(game, state.history())
+            assert ours == [float(x) for x in theirs], (game, state.history())
+            short_all_ins += _check_after_short_all_in_raises(game, state.history())
+    assert short_all_ins > 0
+
+
+def _check_after_short_all_in_raises(game, history: list[int]) -> int:
+    """Replay ``history``; once a full bet or raise has been made on a street (so PokerKit's
+    corner cases, a short opening bet and the first pre-flop raise over the blinds, are past),
+    our raise option must equal PokerKit's at every decision of that street. Returns the number
+    of decisions checked right after a short all-in raise."""
+    n = game.num_players
+    pk = make_pokerkit_state(game)
+    state = game.new_initial_state()
+    for a in history[: 2 * n]:
+        state.apply_action(a)
+    for pk_player in range(n):
+        seat = pk_player if n > 2 else 1 - pk_player
+        pk.deal_hole("".join(card_to_string(c) for c in state.private_cards()[seat]))
+    checked = 0
+    full_seen = short_seen = False
+    i = 2 * n
+    while i < len(history):
+        if state.is_chance_node():
+            k = 3 if len(state.public_state()["public_cards"]) == 0 else 1
+            cards = history[i : i + k]
+            for c in cards:
+                state.apply_action(c)
+            pk.deal_board("".join(card_to_string(c) for c in cards))
+            full_seen = short_seen = False
+            i += k
+            continue
+        if full_seen:
+            assert (2 in state.legal_actions()) == pk.can_complete_bet_or_raise_to(), history[:i]
+            checked += short_seen
+        a = history[i]
+        if a == 0:
+            pk.fold()
+        elif a == 1:
+            pk.check_or_call()
+        else:
+            before = state._max_bet
+            target = state.raise_to_amount(a)
+            pk.complete_bet_or_raise_to(target)
+            if target - before >= game.bet_sizes[state._round]:
+                full_seen = True
+            elif full_seen:
+                short_seen = True
+            state.apply_action(a)
+            i += 1
+            continue
+        state.apply_action(a)
+        i += 1
+    return checked

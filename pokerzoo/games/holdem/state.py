@@ -12,7 +12,9 @@ Betting rules (no-limit; limit is the same with fixed sizes and a raise cap):
 * an all-in that raises by less than a full raise does not reopen the betting: a player who has
   already acted since the last full raise may only call or fold, unless the raises since then
   add up to a full raise (TDA rule; PokerKit is more permissive in two corner cases, see
-  ``tests/games/test_holdem_pokerkit.py``);
+  ``tests/games/test_holdem_pokerkit.py``). In limit a full raise is the street's fixed bet
+  (small bet pre-flop and on the flop, big bet on the turn and river), on every street alike:
+  PokerKit's rule, stricter than the TDA's limit variant that reopens at half a bet;
 * no one may raise when every other player still in the hand is all-in or covered;
 * folding is not allowed when the player could check.
 
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 FOLD, CALL = 0, 1
 _FULL_DECK = (1 << 52) - 1
 _BOARD_ROUND = {0: 0, 3: 1, 4: 2, 5: 3}
+_NEXT_ROUND = {0: 1, 3: 2, 4: 3}  # board size at the end of a round -> the next round
 
 
 class HoldemState(State):
@@ -324,12 +327,18 @@ class HoldemState(State):
         self._bets = [0] * n
         self._acted = [False] * n
         self._max_bet = 0
-        self._full_raise = self.game.config.big_blind
         self._raises = 0
         nb = len(self._board)
         if nb == 5:
             self._cur = TERMINAL
             return
+        # A full raise is the street's bet: the big blind in no-limit, the fixed bet of the
+        # next street in limit (small bet on the flop, big bet on the turn and river), so a
+        # short all-in re-opens the betting by the same rule on every street.
+        game = self.game
+        self._full_raise = (
+            game.bet_sizes[_NEXT_ROUND[nb]] if game.is_limit else game.config.big_blind
+        )
         self._pending = 3 if nb == 0 else 1
         self._cur = CHANCE
 
