@@ -22,8 +22,10 @@ from pokerzoo.agents.registry import make_agent, registered_agents
 from pokerzoo.checkpoint import FORMAT_VERSION, read_checkpoint, write_checkpoint
 from pokerzoo.errors import CheckpointError
 from pokerzoo.evaluation import exploitability
+from pokerzoo.tree import build
 
 KUHN = load_game("kuhn_poker")
+KUHN_TREE = build(KUHN)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -156,7 +158,7 @@ def test_round_trip_of_every_registered_agent(name, tmp_path):
     assert_same_state(before, agent.state_dict())  # saving changes nothing
     fresh = make_agent(name, KUHN, seed=2)
     fresh.load(tmp_path / "a.pzc")
-    assert fresh.iteration == agent.iteration == 3
+    assert fresh.iteration == agent.iteration >= 3
     assert_same_state(before, fresh.state_dict())
     # Reading changes nothing either: the file loads again into the same state.
     again = make_agent(name, KUHN, seed=3)
@@ -166,12 +168,16 @@ def test_round_trip_of_every_registered_agent(name, tmp_path):
 
 @pytest.mark.parametrize(
     "name",
-    ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-os", "mccfr-es", "xfp", "gxfp", "bufp-x", "bufp-ef"],
+    ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-os", "mccfr-es", "xfp", "gxfp", "bufp-x", "bufp-ef",
+     "nfsp", "nfsp-per", "nfsp-plt"],
 )
 def test_resume_is_exact(name, tmp_path):
-    n = 7
+    n = 300 if name.startswith("nfsp") else 7
     straight = make_agent(name, KUHN, seed=4)
-    straight.iterate(2 * n)
+    # A self-play learner ends each call with a whole batch of hands (it may overshoot n), so
+    # its uninterrupted run makes the same two calls, as the training loop does.
+    for chunk in [n, n] if name.startswith("nfsp") else [2 * n]:
+        straight.iterate(chunk)
     first = make_agent(name, KUHN, seed=4)
     first.iterate(n)
     first.save(tmp_path / "half.pzc")
@@ -179,10 +185,10 @@ def test_resume_is_exact(name, tmp_path):
     resumed = make_agent(name, KUHN, seed=99)
     resumed.load(tmp_path / "half.pzc")
     resumed.iterate(n)
-    assert resumed.iteration == straight.iteration == 2 * n
+    assert resumed.iteration == straight.iteration >= 2 * n
     assert_same_state(straight.state_dict(), resumed.state_dict())
-    assert exploitability(resumed.tree, resumed.policy()) == exploitability(
-        straight.tree, straight.policy()
+    assert exploitability(KUHN_TREE, resumed.policy()) == exploitability(
+        KUHN_TREE, straight.policy()
     )
 
 
