@@ -171,7 +171,7 @@ def normalise_rows(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if bad.any():
         i, a = np.argwhere(bad)[0]
         raise InvalidPolicyError(
-            f"weight {probs[i, a]!r} for action {a} in row {i} is not finite; "
+            f"weight {float(probs[i, a])} for action {a} in row {i} is not finite; "
             "policy weights must be finite numbers"
         )
     p = np.where(mask, np.maximum(probs, 0.0), 0.0)
@@ -216,15 +216,15 @@ def checked_rows(
     legal = np.flatnonzero(mask[i]).tolist()
     if nonfinite[i].any():
         a = int(np.flatnonzero(nonfinite[i])[0])
-        what = f"the probability of action {a} is {p[i, a]!r}; probabilities must be finite"
+        what = f"the probability of action {a} is {float(p[i, a])}; probabilities must be finite"
     elif negative[i].any():
         a = int(np.flatnonzero(negative[i])[0])
-        what = f"the probability of action {a} is {p[i, a]!r}; probabilities must be >= 0"
+        what = f"the probability of action {a} is {float(p[i, a])}; probabilities must be >= 0"
     elif illegal[i].any():
         a = int(np.flatnonzero(illegal[i])[0])
-        what = (f"illegal action {a} has probability {p[i, a]!r}; only the legal actions "
+        what = (f"illegal action {a} has probability {float(p[i, a])}; only the legal actions "
                 f"{legal} may have any")
     else:
-        what = (f"the probabilities of the legal actions {legal} sum to {sums[i]!r}; they must "
-                f"sum to 1 (within {atol:g})")
+        what = (f"the probabilities of the legal actions {legal} sum to {float(sums[i])}; "
+                f"they must sum to 1 (within {atol:g})")
     raise InvalidPolicyError(f"invalid policy at {where}: {what}")

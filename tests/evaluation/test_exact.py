@@ -10,6 +10,7 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from pokerzoo import load_game
+from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.evaluation import (
     best_response,
     expected_values,
@@ -17,7 +18,6 @@ from pokerzoo.evaluation import (
     nash_conv,
     tabularize,
 )
-from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.tree import TabularPolicy, build
 
