@@ -192,6 +192,20 @@ def test_resume_is_exact(name, tmp_path):
     )
 
 
+def test_nfsp_with_uct_best_response_resumes_exactly_from_a_file(tmp_path):
+    params = {"best_response": "uct", "uct_simulations": 20, "uct_threshold": 10}
+    straight, first = (make_agent("nfsp", KUHN, seed=1, **params) for _ in range(2))
+    straight.iterate(2)
+    straight.iterate(2)
+    first.iterate(2)
+    first.save(tmp_path / "uct.pzc")
+    resumed = make_agent("nfsp", KUHN, seed=5, **params)
+    resumed.load(tmp_path / "uct.pzc")
+    assert_same_state(first.state_dict(), resumed.state_dict())
+    resumed.iterate(2)
+    assert_same_state(straight.state_dict(), resumed.state_dict())
+
+
 # Files that are not usable checkpoints ----------------------------------------------------------
 
 
