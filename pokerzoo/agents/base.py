@@ -20,6 +20,17 @@ from pokerzoo.errors import CheckpointError
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
+def check_units(n: object) -> int:
+    """``iterate``'s argument as a Python ``int`` >= 0 (NumPy integers accepted); every agent's
+    ``iterate`` calls this first, so ``iterate("5")``, ``iterate(1.5)``, ``iterate(True)`` and
+    ``iterate(-1)`` raise ``ConfigError`` instead of learning a fractional or odd amount."""
+    if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer) or n < 0:
+        raise ConfigError(
+            f"iterate(n) needs a whole number of units n >= 0 (an int), got {n!r}"
+        )
+    return int(n)
+
+
 class Agent(ABC):
     """Base class of all agents."""
 

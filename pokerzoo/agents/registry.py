@@ -22,7 +22,7 @@ from typing import Any
 
 from pokerzoo import entry_points
 from pokerzoo.agents.base import Agent
-from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.games.base import ConfigError, Game, check_int
 
 UNITS = ("iterations", "episodes", "rounds")
 """What one ``iterate`` unit can be: a solver iteration, a self-play episode, an interaction
@@ -149,9 +149,23 @@ def agent_spec(name: str) -> AgentSpec:
 
 
 def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
-    """Build agent ``name`` for ``game``; unknown parameters raise ``ConfigError``."""
+    """Build agent ``name`` for ``game`` with ``seed`` (an integer >= 0, NumPy's accepted).
+
+    Parameters are checked before anything is built: a factory without ``**params`` by its
+    signature here, the others by their config dataclass (``from_params``, which names the
+    valid fields) before the agent is constructed.
+
+    Raises:
+        ConfigError: an unknown agent, a game that is not a ``Game``, a bad seed, unknown or
+            invalid parameters. Any other error (a ``TypeError`` from a bug in a constructor)
+            propagates as it is.
+    """
     spec = agent_spec(name)
-    accepted = inspect.signature(spec.factory).parameters
+    if not isinstance(game, Game):
+        raise ConfigError(f"agent {name!r} needs a pokerzoo Game, got {game!r}")
+    seed = check_int("seed", seed, 0)
+    factory = spec.factory
+    accepted = inspect.signature(factory).parameters
     if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
         unknown = sorted(set(params) - set(accepted))
         if unknown:
@@ -159,7 +173,4 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
             raise ConfigError(
                 f"unknown parameter(s) {unknown} for agent {name!r}; valid are {valid}"
             )
-    try:
-        return spec.factory(game, seed=seed, **params)
-    except TypeError as exc:
-        raise ConfigError(f"bad parameters for agent {name!r}: {exc}") from exc
+    return factory(game, seed=seed, **params)

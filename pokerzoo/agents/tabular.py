@@ -47,12 +47,10 @@ class TabularSolver(Agent):
         self.tree = tree if tree is not None else build(game)
         self._iteration = 0
 
-    @staticmethod
-    def _check_units(n: int) -> bool:
-        """Validate ``iterate``'s argument; ``False`` when there is nothing to do."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
-        return n > 0
+
+    def __repr__(self) -> str:
+        solves = f", solving {self.solves}" if self.solves else ""
+        return f"{type(self).__name__}({self.game!r}{solves})"
 
     def average_policy(self) -> TabularPolicy:
         """The solver's output policy."""

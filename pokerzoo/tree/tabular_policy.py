@@ -183,11 +183,12 @@ def normalise_rows(probs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def checked_rows(
     probs: np.ndarray, mask: np.ndarray, keys: Sequence[Hashable], atol: float = ROW_SUM_ATOL
 ) -> np.ndarray:
-    """``probs`` as float64 rows summing exactly to 1, after checking that it is a policy.
+    """``probs`` as a float64 array, after checking that it is a policy.
 
     The checks run over the whole table at once: every entry finite and non-negative, no
     probability on an action ``mask`` marks illegal, and each row summing to 1 within ``atol``
-    over its legal actions (rows are then rescaled to sum to 1 exactly).
+    over its legal actions. Rows are returned as given (not rescaled), so a valid policy
+    scores exactly as it did before the check.
 
     Raises:
         InvalidPolicyError: naming the first offending information set (row order) and what
@@ -210,7 +211,7 @@ def checked_rows(
         off = ~(np.abs(sums - 1.0) <= atol)
     bad_row = nonfinite.any(axis=1) | negative.any(axis=1) | illegal.any(axis=1) | off
     if not bad_row.any():
-        return p / sums[:, None]
+        return p
     i = int(np.flatnonzero(bad_row)[0])
     where = f"information set {keys[i]!r} (row {i})"
     legal = np.flatnonzero(mask[i]).tolist()

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.agents.base import check_units
 from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.entry_points import unknown_name
@@ -104,7 +105,8 @@ class CFRSolver(TabularSolver):
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
-        if not self._check_units(n):
+        n = check_units(n)
+        if n == 0:
             return
         cfg = self.config
         alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)

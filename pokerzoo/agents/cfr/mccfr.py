@@ -22,13 +22,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo.agents.base import check_units
 from pokerzoo.agents.cfr import mccfr_kernels as K
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
-from pokerzoo.tree.tabular_policy import TabularPolicy
 from pokerzoo.tree.kernels.arrays import tree_arrays
+from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ class MCCFRSolver(TabularSolver):
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` iterations (one sampled traversal per player each)."""
-        if not self._check_units(n):
+        n = check_units(n)
+        if n == 0:
             return
         args = (self.rng, self._tree_arrays, self.regrets, self.strategy_sum, n)
         if self.config.sampling == "outcome":

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 import torch
 
-from pokerzoo.agents.base import Agent
+from pokerzoo.agents.base import Agent, check_units
 from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
@@ -116,8 +116,7 @@ class NFSP(Agent):
 
     def iterate(self, n: int = 1) -> None:
         """Play at least ``n`` hands (``num_envs`` at a time), learning as it goes."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+        n = check_units(n)
         if n == 0:
             return
         if not self._started:
