@@ -89,11 +89,11 @@ class MCCFRSolver(TabularSolver):
         self.strategy_sum = np.zeros(shape)
         n, num_actions = self.tree.num_nodes, shape[1]
         width = max(num_actions, int(self.tree.num_children.max()))
+        self._tree_arrays = tree_arrays(self.tree)
         if self.config.sampling == "outcome":
             depth = K.max_depth(self.tree.depth)
             self._work: tuple = (
                 np.zeros(depth, dtype=np.int64),
-        self._tree_arrays = tree_arrays(self.tree)
                 np.zeros(depth, dtype=np.int64),
                 np.zeros((depth, num_actions)),
                 np.zeros(depth),
