@@ -58,9 +58,9 @@ def main() -> None:
     args = parser.parse_args()
 
     game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
-    # RLCard reports payoffs in big blinds; the antes games count chips (ante 1).
+    # RLCard reports payoffs in big blinds; the antes games count antes (one chip).
     blinds = game.config.blinds
-    big_blind = max(blinds) if blinds else 1
+    big_blind = game.chip_unit
     scale = 1000.0 / big_blind
     unit = "milli-big-blinds per hand" if blinds else "milli-chips per hand"
     tree = build(game)

@@ -128,3 +128,19 @@ def test_an_agent_opponent_answers_through_act_probabilities() -> None:
         if over:
             env.reset()
     assert agent.env_turns > 0
+
+
+def test_a_network_agent_is_scored_through_its_batched_table() -> None:
+    from pokerzoo.agents.nfsp import NFSP
+    from pokerzoo.tree import build
+
+    game = load_game("kuhn_poker")
+    agent = NFSP(game, seed=0, num_envs=8)
+    agent.iterate(64)
+    tree = build(game)
+    table = agent.average_policy()
+    np.testing.assert_allclose(tabularize(tree, agent).probs, table.probs)
+    assert exploitability(tree, agent) == pytest.approx(exploitability(tree, table), abs=1e-9)
+    # State by state (what the batched table replaces) gives the same numbers.
+    by_state = tabularize(tree, lambda state: agent.policy().action_probabilities(state))
+    np.testing.assert_allclose(by_state.probs, table.probs, atol=1e-6)
