@@ -250,6 +250,7 @@ class LeducState(State):
         "_over",
         "_closer",
     )
+    game: LeducHoldem  # narrows State.game for the type checker (a slot, not a class attribute)
 
     def __init__(self, game: LeducHoldem) -> None:
         self.game = game

@@ -51,6 +51,7 @@ class HoldemState(State):
         "_board", "_used", "_history", "_log", "_round", "_cur", "_max_bet", "_full_raise",
         "_raises", "_pending", "_live", "_returns", "_legal",
     )  # fmt: skip
+    game: HoldemGame  # narrows State.game for the type checker (a slot, not a class attribute)
 
     def __init__(self, game: HoldemGame) -> None:
         self.game = game
@@ -357,7 +358,7 @@ class HoldemState(State):
             # PokerKit's procedure: hands that cannot win a share of any pot are mucked first,
             # then pots are layered among the remaining hands (so their odd chips fall alike).
             live = [q for q in self.game.odd_chip_order if not folded[q]]
-            contenders = set()
+            contenders: set[int] = set()
             for _, eligible in _layers(contrib, live):
                 best = min(rank[q] for q in eligible)
                 contenders.update(q for q in eligible if rank[q] == best)
