@@ -18,7 +18,7 @@ pokerzoo.errors.ConfigError: confidence must be in (0, 1), got 1.0
 >>> from_mapping(UCTConfig, {"max_simulation": 10})
 Traceback (most recent call last):
 ...
-pokerzoo.errors.ConfigError: unknown UCTConfig parameter 'max_simulation' (did you mean ...
+pokerzoo.errors.ConfigError: unknown parameter 'max_simulation' for UCTConfig (did you mean ...
 >>> from_mapping(UCTConfig, {"test_every": True})
 Traceback (most recent call last):
 ...
@@ -152,7 +152,9 @@ def unknown_name(name: Any, valid: list[str], what: str, path: Path = ()) -> Con
     close = difflib.get_close_matches(str(name), valid, n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     where = f" in {_dotted(path)}" if path else ""
-    return ConfigError(f"unknown {what} parameter {name!r}{where}{hint}; valid are {valid}")
+    return ConfigError(
+        f"unknown parameter {name!r} for {what}{where}{hint}; valid parameters are {valid}"
+    )
 
 
 @functools.cache

@@ -73,7 +73,7 @@ def test_wrong_types_are_refused_naming_the_field(values, message):
 def test_unknown_names_list_the_valid_ones_with_a_did_you_mean():
     with pytest.raises(ConfigError, match=r"'sizse' \(did you mean 'sizes'\?\)") as err:
         from_mapping(Outer, {"sizse": [1]})
-    assert "valid are ['inner', 'sizes', 'pair', 'flag', 'scale']" in str(err.value)
+    assert "valid parameters are ['inner', 'sizes', 'pair', 'flag', 'scale']" in str(err.value)
     with pytest.raises(ConfigError, match=r"'rte' in inner \(did you mean 'rate'\?\)"):
         from_mapping(Outer, {"inner": {"rte": 1.0}})
 

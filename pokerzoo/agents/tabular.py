@@ -14,7 +14,8 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.config import from_mapping
+from pokerzoo.games.base import Game
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -22,16 +23,9 @@ C = TypeVar("C")
 
 
 def config_from_params(cls: type[C], what: str, **params: Any) -> C:
-    """Build the frozen dataclass ``cls`` from keywords; unknown names raise ``ConfigError``.
-
-    TOML and JSON give lists where the configs hold tuples, so lists become tuples.
-    """
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    unknown = sorted(set(params) - set(names))
-    if unknown:
-        raise ConfigError(f"unknown {what} parameter(s) {unknown}; valid are {names}")
-    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
-    return cls(**fixed)
+    """Build the frozen dataclass ``cls`` from keywords (``pokerzoo.config.from_mapping``:
+    unknown names, wrong types and ranges raise ``ConfigError``; lists become tuples)."""
+    return from_mapping(cls, params, what=what)
 
 
 class TabularSolver(Agent):

@@ -271,16 +271,11 @@ class GameConfig:
 
     @classmethod
     def from_params(cls, **params: Any) -> GameConfig:
-        """Build a config from keyword parameters with a clear error for unknown names."""
-        names = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ConfigError(
-                f"unknown parameter(s) {unknown} for {cls.__name__}; valid parameters are {names}"
-            )
-        # TOML/JSON give lists where the dataclasses hold tuples.
-        fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
-        return cls(**fixed)
+        """Build a config from keyword parameters (``pokerzoo.config.from_mapping``: unknown
+        names get a did-you-mean, types are checked, TOML/JSON lists become tuples)."""
+        from pokerzoo.config import from_mapping
+
+        return from_mapping(cls, params)
 
     def _set(self, name: str, value: Any) -> None:
         """Store a normalised value (e.g. a NumPy integer as ``int``) in this frozen config, so

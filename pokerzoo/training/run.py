@@ -21,6 +21,7 @@ from typing import Any
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
+from pokerzoo.config import from_mapping
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.training.callbacks import (
@@ -76,11 +77,8 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> RunConfig:
-        names = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(values) - set(names))
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {unknown}; valid keys are {names}")
-        return cls(**values)
+        """Build from a mapping (``pokerzoo.config.from_mapping``: names and types checked)."""
+        return from_mapping(cls, values, what="the run config")
 
     @classmethod
     def from_toml(cls, path: str | os.PathLike, **overrides: Any) -> RunConfig:
