@@ -91,5 +91,5 @@ def as_state_policy(policy: object) -> StatePolicy:
             "not answer action_probabilities(state); agents must hand out a state policy"
         )
     if callable(policy):
-        return CallablePolicy(policy)  # type: ignore[arg-type]
+        return CallablePolicy(policy)
     raise ConfigError(f"cannot score a {type(policy).__name__}: {WHAT_TO_PASS}")

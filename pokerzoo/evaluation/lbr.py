@@ -174,7 +174,7 @@ class LocalBestResponse:
             extra = [int(c) for c in self.rng.choice(rest, size=need, replace=False)]
             full = board + extra
             mine = evaluate_7(*hole, *full)
-            ok = w * ~_HAS_CARD[extra].any(axis=0)[active] if extra else w
+            ok = w * ~np.any(_HAS_CARD[extra], axis=0)[active] if extra else w
             b0, b1, b2, b3, b4 = full
             ev = evaluate_7  # local name: this loop is LBR's hot spot
             ranks = np.array([ev(a, b, b0, b1, b2, b3, b4) for a, b in pairs])
@@ -212,7 +212,8 @@ class LocalBestResponse:
                 continue
             to = min(state.raise_to_amount(b), opp_total)  # chips beyond a call come back
             put, raise_ = to - my_bet, to - opp_bet
-            child = state.child(b)
+            child = state.clone()
+            child.apply_action(b)
             fp = self.fold_probability(child, opp, weights)
             u = fp * pot + (1.0 - fp) * (wp * (pot + raise_) - (1.0 - wp) * put)
             if u > best_u:
@@ -221,7 +222,9 @@ class LocalBestResponse:
             return FOLD
         return best
 
-    def play(self, seat: int, deck: Sequence[int], rng: np.random.Generator) -> float:
+    def play(
+        self, seat: int, deck: Sequence[int] | np.ndarray, rng: np.random.Generator
+    ) -> float:
         """Play one hand with LBR in ``seat``; returns LBR's payoff in chips."""
         state = self.game.new_initial_state()
         weights = self.initial_range()
