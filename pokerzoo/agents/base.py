@@ -1,9 +1,11 @@
 """The face every agent shows, however it learns.
 
-``iterate(n)`` does n units of learning; ``action_probabilities(observation, info)`` and
-``act(...)`` answer in an env; ``state_dict()``/``load_state_dict()`` and ``save``/``load``
-checkpoint it. Tabular solvers add ``average_policy()``/``current_policy()`` returning
-``TabularPolicy`` objects that the exact evaluators score.
+One face per role: ``iterate(n)`` does n units of learning; ``policy()`` hands out what every
+evaluator scores (an object answering ``action_probabilities(state)``: a ``TabularPolicy`` for
+tabular solvers, a network state policy for neural agents); ``act_probabilities(observation,
+info)`` and ``act(observation, info, rng)`` answer an env turn; ``state_dict()`` /
+``load_state_dict()`` and ``save``/``load`` checkpoint it. Tabular solvers add
+``average_policy()``/``current_policy()``. Evaluators given an agent score ``agent.policy()``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
-from pokerzoo.errors import CheckpointError
+from pokerzoo.errors import CheckpointError, ConfigError, InvalidPolicyError
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -42,7 +44,7 @@ class Agent(ABC):
 
     @abstractmethod
     def policy(self) -> Any:
-        """The policy to evaluate: answers ``action_probabilities(state)``."""
+        """What evaluators score: an object answering ``action_probabilities(state)``."""
 
     @abstractmethod
     def state_dict(self) -> dict[str, Any]:
@@ -57,24 +59,42 @@ class Agent(ABC):
         """Units of learning done so far."""
         return int(getattr(self, "_iteration", 0))
 
-    def action_probabilities(
+    def act_probabilities(
         self, observation: Any, info: Mapping[str, Any] | None = None
     ) -> np.ndarray:
         """Probabilities over all actions (zero where ``action_mask`` is 0) for an env turn.
 
-        The default looks up ``info["info_state"]`` in the evaluated policy's table.
+        This answers an env turn from what the env gives the acting agent; evaluators score
+        ``policy()`` instead (its ``action_probabilities(state)``). The default looks up
+        ``info["info_state"]`` in the policy's table; agents whose policy is not a table
+        override it.
+
+        Raises:
+            ConfigError: if ``info`` lacks the ``info_state`` a pokerzoo env puts there.
+            InvalidPolicyError: if the policy gives no probability to any legal action.
         """
-        if info is None or "info_state" not in info:
-            raise ValueError("this agent needs info['info_state'] from a pokerzoo env")
-        mask = _mask_of(observation)
+        if not isinstance(info, Mapping) or "info_state" not in info:
+            raise ConfigError(
+                f"{type(self).__name__}.act_probabilities needs the info dict of a pokerzoo env "
+                "turn (with 'info_state'), e.g. obs, _, _, _, info = env.last()"
+            )
         policy = self.policy()
         if not isinstance(policy, TabularPolicy):
-            raise TypeError(f"{type(self).__name__} must override action_probabilities")
-        row = policy.row(info["info_state"]).copy()
+            raise NotImplementedError(
+                f"{type(self).__name__} must override act_probabilities: its policy() is a "
+                f"{type(policy).__name__}, not a TabularPolicy"
+            )
+        row = policy.row(info["info_state"]).astype(np.float64)
+        mask = _mask_of(observation)
         if mask is not None:
             row = np.where(mask > 0, row, 0.0)
             total = row.sum()
-            row = row / total if total > 0 else mask / mask.sum()
+            if not total > 0:
+                raise InvalidPolicyError(
+                    f"{type(self).__name__}'s policy gives no probability to the legal actions "
+                    f"{np.flatnonzero(mask).tolist()} at {info['info_state']!r}"
+                )
+            row = row / total
         return row
 
     def act(
@@ -83,8 +103,15 @@ class Agent(ABC):
         info: Mapping[str, Any] | None = None,
         rng: np.random.Generator | None = None,
     ) -> int:
-        """Sample an action from ``action_probabilities`` (seeded ``rng`` for reproducibility)."""
-        probs = self.action_probabilities(observation, info)
+        """Sample an action from ``act_probabilities``.
+
+        Args:
+            observation: the acting agent's observation (``{"observation", "action_mask"}``).
+            info: its info dict from the env.
+            rng: the generator to sample with; ``None`` uses the agent's own ``rng`` where it
+                has one (else a fresh, unseeded one).
+        """
+        probs = self.act_probabilities(observation, info)
         rng = rng if rng is not None else getattr(self, "rng", None) or np.random.default_rng()
         return int(rng.choice(len(probs), p=probs / probs.sum()))
 

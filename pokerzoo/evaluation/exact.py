@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from pokerzoo.errors import InvalidPolicyError
+from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.evaluation.arguments import is_int, player_arg
 from pokerzoo.games.base import CHANCE, TERMINAL
 from pokerzoo.policy import StatePolicy, as_state_policy, policy_of
@@ -43,8 +43,12 @@ def policy_array(tree: GameTree, policy: object) -> np.ndarray:
         InvalidPolicyError: if it is not a policy of ``tree``'s game: a non-finite or negative
             entry, probability on an illegal action, or a row not summing to 1 (the error names
             the first such information set); or a ``TabularPolicy`` of another game.
-        ConfigError: if ``policy`` is none of the kinds above.
+        ConfigError: if ``policy`` is none of the kinds above, or ``tree`` is not a tree.
     """
+    if not isinstance(tree, GameTree):
+        raise ConfigError(
+            f"evaluators take a GameTree (pokerzoo.tree.build(game)) first, got {tree!r}"
+        )
     policy = policy_of(policy)
     if isinstance(policy, np.ndarray):
         probs = policy
