@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agents", default="nfsp-plt",
                         help="comma-separated presets: nfsp, nfsp-per, nfsp-plt")
     parser.add_argument("--params", default=json.dumps(BENCH_PARAMS),
-                        help="JSON of NFSPConfig overrides for our agents")
+                        help="JSON of NFSP parameters for our agents: flat names as on the "
+                             "command line (per_eps), dotted (prioritized.eps) or nested")
     parser.add_argument("--evals", type=int, default=8, help="NashConv points per run")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-openspiel", action="store_true")
