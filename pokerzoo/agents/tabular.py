@@ -14,9 +14,10 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.solver_tree import describe_model, solver_tree
 from pokerzoo.config import from_mapping
 from pokerzoo.games.base import Game
-from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 C = TypeVar("C")
@@ -38,7 +39,12 @@ class TabularSolver(Agent):
     def __init__(self, game: Game, config: Any, tree: GameTree | None, **overrides: Any) -> None:
         self.config = dataclasses.replace(config, **overrides) if overrides else config
         self.game = game
-        self.tree = tree if tree is not None else build(game)
+        # Unknown-environment games: the believed model unless the config asks for the oracle
+        # d* (pokerzoo.agents.solver_tree says which, in ``solves``, the log and the repr).
+        oracle = bool(getattr(self.config, "oracle", False))
+        self.tree = tree if tree is not None else solver_tree(game, oracle, type(self).__name__)
+        self.solves: str | None = describe_model(self.tree, game)
+        """The model an unknown-environment game's tree compiles (``None`` for other games)."""
         self._iteration = 0
 
 

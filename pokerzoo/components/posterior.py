@@ -133,6 +133,15 @@ class Posterior:
             reward / reward.sum(axis=1, keepdims=True),
         )
 
+    def mean_view(self, game: Any) -> Any:
+        """An agent's view of ``game`` believing the posterior mean: a full-width solver on it
+        solves the posterior mean (``CFRPlus(posterior.mean_view(env.game))``).
+
+        Args:
+            game: the unknown-environment game or an agent's view of it (``env.game``).
+        """
+        return game.agent_view(self.mean_model(), "posterior mean")
+
     def sample_model(self, rng: np.random.Generator) -> EnvironmentModel:
         """One model drawn from the posterior with ``rng`` (Thompson sampling, as PSRLCFR)."""
         s = self.structure

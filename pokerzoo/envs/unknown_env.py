@@ -1,9 +1,23 @@
 """``UnknownPokerEnv``: the AEC env of unknown-environment games, reporting episodes to learners.
 
-Chance outcomes are dealt from the true model c* and rewards drawn from r* through
-``PokerEnv``'s hooks (``state.sample_chance_outcome``, ``state.sample_returns``);
-``reset(options={"resample_environment": True})`` draws a new d*. Observations and the infos
-``PokerEnv`` writes are the base game's: nothing of d* is in them.
+What agents see and what stays hidden (see ``pokerzoo.games.unknown``):
+
+* ``env.game`` is the agent's view (``AgentGameView``): the base game's rules, the model
+  structure, the prior and the believed model (the prior mean), not d*. Solvers and trees built
+  on it solve the believed model; ``env.game.true_model`` raises ``HiddenModelError``.
+* ``env.game_state`` is a state of that view: the hand's history and information, but
+  ``chance_outcomes()`` are the believed model's and, at the end of a hand, ``returns()`` are
+  the rewards the hand actually paid (never d*'s expected payoff).
+* The environment itself (the game ``load_game`` returns, holding d*) is private to the env,
+  which deals chance outcomes from ``c*`` and draws rewards from ``r*`` in ``PokerEnv``'s hooks
+  (``_sample_chance``, ``_terminal_returns``) with the env's Generator. Evaluators reach it
+  through ``pokerzoo.evaluation.unknown`` (``environment_of(env)``, ``true_model_of(env)``).
+* ``reset(options={"resample_environment": True})`` draws a new d*: the env rebinds its private
+  environment to ``environment.with_resampled_environment(rng)``. Games are immutable, so a
+  ``copy.deepcopy`` of the env, hands already dealt and anyone holding the old game keep the old
+  model; ``env.game`` (the view) stays the same object, since nothing in it depends on d*.
+
+Observations and the infos ``PokerEnv`` writes are the base game's: nothing of d* is in them.
 
 What the learner is told (PSRLCFR and VCFR assume the learning algorithm sees the whole
 trajectory, chance outcomes included, once an episode is over): when a hand ends normally, every
@@ -18,20 +32,29 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from gymnasium.utils import EzPickle
 
 from pokerzoo.envs.poker_env import ENV_OPTIONS, IllegalActionMode, PokerEnv, make_env
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
+from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame, UnknownState
 
 
 class UnknownPokerEnv(PokerEnv):
     """``PokerEnv`` over an unknown-environment game, with end-of-hand episode reports.
 
     Args:
-        game: an unknown-environment game (or its registered name).
+        game: an unknown-environment game (what ``load_game`` returns) or its registered name.
         render_mode, illegal_action, illegal_reward: as for ``PokerEnv``.
         episode_info: report each finished hand in the agents' infos (see the module doc).
+
+    Raises:
+        ConfigError: if ``game`` is not an unknown-environment game (an agent's view cannot
+            deal: it has no d*).
     """
+
+    game: AgentGameView
 
     def __init__(
         self,
@@ -43,15 +66,37 @@ class UnknownPokerEnv(PokerEnv):
     ) -> None:
         super().__init__(game, render_mode, illegal_action, illegal_reward)
         EzPickle.__init__(self, game, render_mode, illegal_action, illegal_reward, episode_info)
-        if not hasattr(self.game, "true_model"):
-            raise TypeError(f"{self.game!r} is not an unknown-environment game")
+        environment = self.game
+        if not isinstance(environment, UnknownPokerGame):
+            what = (
+                "an agent's view, which cannot deal (it holds no d*); pass the game load_game "
+                "returns" if isinstance(environment, AgentGameView)
+                else "not an unknown-environment game"
+            )
+            raise ConfigError(f"{environment!r} is {what}")
+        # Private: agents get the view; evaluators use pokerzoo.evaluation.unknown.
+        self._environment: UnknownPokerGame = environment
+        self.game = environment.agent_view()
         self.episode_info = bool(episode_info)
         self._paid: list[float] | None = None
 
+    def _sample_chance(self, state: State) -> int:
+        # The hand's state is a state of the view (no d*): the env deals from c* itself.
+        return self._environment.true_model.sample_chance(state.history(), self.np_random)
+
     def _terminal_returns(self, state: State) -> list[float]:
-        paid = super()._terminal_returns(state)
+        assert isinstance(state, UnknownState)
+        model = self._environment.true_model
+        paid = [float(r) for r in model.sample_returns(state.terminal_index(), self.np_random)]
+        state.record_paid(paid)  # env.game_state.returns() reports what was paid
         self._paid = paid
         return paid
+
+    def _resample_environment(self, rng: np.random.Generator) -> None:
+        self._environment = self._environment.with_resampled_environment(rng)
+        # Pickling rebuilds the env from its constructor arguments: keep them describing the
+        # environment it plays in now.
+        self._ezpickle_args = (self._environment, *self._ezpickle_args[1:])
 
     def _end(self, state: State, last_agent: str, illegal: bool) -> None:
         super()._end(state, last_agent, illegal)

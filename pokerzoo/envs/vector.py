@@ -85,7 +85,9 @@ class VectorPokerEnv:
             self._b: LeducArrays | KuhnArrays | StateArrays = StateArrays(game, num_envs)
         else:
             self._b = arrays(game, num_envs)
-        self.game = game
+        # Unknown-environment games: the backend deals from d*, users see the agent's view.
+        view = getattr(game, "agent_view", None)
+        self.game = view() if view is not None else game
         self.num_envs = num_envs
         self.num_players = game.num_players
         self.num_actions = game.num_distinct_actions
@@ -101,14 +103,15 @@ class VectorPokerEnv:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Deal a new hand everywhere; returns ``(obs [N, D], mask [N, A], player [N])``.
 
-        ``resample_environment`` calls ``game.resample_environment(rng)`` first when the game
-        has it (a new hidden model for unknown-environment games), as ``PokerEnv.reset`` does.
+        ``resample_environment`` rebinds the backend's game to
+        ``game.with_resampled_environment(rng)`` first when the game has it (a new hidden model
+        for unknown-environment games; games are immutable), as ``PokerEnv.reset`` does.
         """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        hook = getattr(self.game, "resample_environment", None)
-        if resample_environment and hook is not None:
-            hook(self._rng)
+        resample = getattr(self._b.game, "with_resampled_environment", None)
+        if resample_environment and resample is not None:
+            self._b.game = resample(self._rng)
         self._b.reset_rows(np.arange(self.num_envs), self._rng)
         self._started = True
         return self._turn()

@@ -24,8 +24,14 @@ from pokerzoo.evaluation.perfect import (
 )
 from pokerzoo.evaluation.unknown import (
     InteractionRunner,
+    environment_of,
+    evaluation_tree,
     exploitability_in_model,
+    exploitability_in_true_model,
     nash_conv_in_model,
+    nash_conv_in_true_model,
+    true_model_of,
+    true_model_tree,
 )
 
 __all__ = [
@@ -45,12 +51,18 @@ __all__ = [
     "best_response_values",
     "expected_values",
     "exploitability",
+    "environment_of",
+    "evaluation_tree",
     "exploitability_in_model",
+    "exploitability_in_true_model",
     "local_best_response",
     "nash_conv_in_model",
+    "nash_conv_in_true_model",
     "nash_conv",
     "policy_array",
     "reach_probabilities",
     "tabularize",
     "to_milli_big_blinds",
+    "true_model_of",
+    "true_model_tree",
 ]

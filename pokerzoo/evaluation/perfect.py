@@ -65,13 +65,8 @@ def _belief_arrays(tree: GameTree, probs: np.ndarray, beliefs: str) -> np.ndarra
 
 
 def infoset_sizes(tree: GameTree) -> np.ndarray:
-    """Number of histories in each information set."""
-    cached = getattr(tree, "_infoset_sizes", None)
-    if cached is None:
-        decision = tree.infoset[tree.player >= 0]
-        cached = np.bincount(decision, minlength=tree.num_infosets).astype(np.float64)
-        tree._infoset_sizes = cached  # type: ignore[attr-defined]  # derived, immutable
-    return cached
+    """Number of histories in each information set (``tree.infoset_sizes``, cached there)."""
+    return tree.infoset_sizes
 
 
 def node_beliefs(tree: GameTree, policy: object, beliefs: str = "bayes") -> np.ndarray:

@@ -1,13 +1,23 @@
-"""Measurements in unknown environments: exploitability in a model, and interaction rounds.
+"""Measurements in unknown environments: the evaluator's side of the hidden model d*.
 
+Agents never see d* (``pokerzoo.games.unknown``: the unknown envs and ``train.py`` hand them an
+``AgentGameView``, and ``pokerzoo.tree.build`` never compiles d* implicitly). This module is the
+explicit entry point for whoever *measures* them:
+
+* ``environment_of`` / ``true_model_of`` / ``true_model_tree``: the environment game, its d*
+  and the compiled tree of d*, from the game ``load_game`` returns or from an unknown env;
+  ``evaluation_tree(game)`` is the tree evaluators score any game on (d*'s for unknown games);
+* ``exploitability_in_true_model`` / ``nash_conv_in_true_model``: a policy measured in d*
+  (the VCFR and PSRLCFR papers report NashConv in d*);
 * ``nash_conv_in_model`` / ``exploitability_in_model``: a policy measured on the tree of a
-  given model (chance probabilities and *expected* rewards of the model); with no model, in the
-  game's true model d*. The VCFR and PSRLCFR papers report NashConv in d*.
+  given model (chance probabilities and *expected* rewards); with no model, in d*;
 * ``InteractionRunner``: plays *interaction episodes* in the true environment with given
   interaction policies and feeds a posterior, so every agent and baseline counts interactions
   the same way (one episode = one hand = one interaction). Its default backend samples whole
   batches of hands on the compiled tree of d* (vectorised); the ``"states"`` backend plays hands
   one by one through game states exactly as the envs do, for policies that are not tabular.
+
+Asking any of these for d* through an ``AgentGameView`` raises ``HiddenModelError``.
 
 >>> from pokerzoo import load_game
 >>> from pokerzoo.components.posterior import Posterior
@@ -16,6 +26,8 @@
 >>> batch = runner.run(None, 1000)        # None: uniform random interaction policy
 >>> runner.episodes, runner.posterior.num_episodes
 (1000, 1000)
+>>> true_model_of(game) == game.true_model
+True
 """
 
 from __future__ import annotations
@@ -25,10 +37,83 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError, HiddenModelError
 from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, uniform_policy_array
+from pokerzoo.games.base import Game
+from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 from pokerzoo.policy import as_state_policy
 from pokerzoo.tree.game_tree import GameTree, build
+
+DEFAULT_MAX_NODES = 20_000_000
+
+# ---------------------------------------------------------------------------------------------
+# The true model
+# ---------------------------------------------------------------------------------------------
+
+
+def environment_of(source: object) -> UnknownPokerGame:
+    """The environment game (the one that deals from d*) of ``source``.
+
+    Args:
+        source: an ``UnknownPokerGame`` (what ``load_game`` returns) or an unknown env (an
+            ``UnknownPokerEnv``, also behind wrappers with ``unwrapped``).
+
+    Raises:
+        HiddenModelError: for an ``AgentGameView`` (it holds no d*).
+        ConfigError: for anything else.
+    """
+    if isinstance(source, UnknownPokerGame):
+        return source
+    if isinstance(source, AgentGameView):
+        raise HiddenModelError(
+            f"{source!r} is an agent's view and holds no d*; pass the game load_game returned "
+            "or the env"
+        )
+    env = getattr(source, "unwrapped", source)
+    # The unknown envs keep their environment private (agents read env.game, the view).
+    environment = getattr(env, "_environment", None)
+    if isinstance(environment, UnknownPokerGame):
+        return environment
+    raise ConfigError(
+        f"expected an unknown-environment game (load_game('unknown_...')) or an unknown env, "
+        f"got {type(source).__name__}"
+    )
+
+
+def true_model_of(source: object) -> EnvironmentModel:
+    """The true model d* of an unknown-environment game or env (for evaluators only)."""
+    return environment_of(source).true_model
+
+
+def true_model_tree(source: object, max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
+    """The compiled tree of d* (chance ``c*``, expected rewards of ``r*``), for evaluators."""
+    game = environment_of(source)
+    return build(game, model=game.true_model, max_nodes=max_nodes)
+
+
+def evaluation_tree(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
+    """The tree evaluators score policies on: for an unknown-environment game the tree of its
+    d*, for any other game its own tree.
+
+    Raises:
+        HiddenModelError: for an ``AgentGameView`` (score on the environment game instead).
+        TreeTooLargeError: if the tree has more than ``max_nodes`` histories.
+    """
+    if isinstance(game, UnknownGameBase):
+        return true_model_tree(game, max_nodes)
+    return build(game, max_nodes=max_nodes)
+
+
+def nash_conv_in_true_model(source: object, policy: object) -> float:
+    """NashConv of ``policy`` in d* (chips per game, summed over players)."""
+    return nash_conv(true_model_tree(source), policy)
+
+
+def exploitability_in_true_model(source: object, policy: object) -> float:
+    """Exploitability (NashConv / players) of ``policy`` in d*."""
+    return exploitability(true_model_tree(source), policy)
+
 
 # ---------------------------------------------------------------------------------------------
 # Exploitability in a model
@@ -36,11 +121,14 @@ from pokerzoo.tree.game_tree import GameTree, build
 
 
 def model_tree(game: Any, model: EnvironmentModel | None = None) -> GameTree:
-    """The compiled tree of ``game`` in ``model`` (``None``: the game's true model d*).
+    """The compiled tree of ``game`` in ``model`` (``None``: the game's true model d*, which
+    needs the environment game, not an agent's view).
 
     Build it once and pass it to ``pokerzoo.evaluation.exploitability`` when measuring many
     policies in the same model.
     """
+    if model is None:
+        return true_model_tree(game)
     return build(game, model=model)
 
 
@@ -65,14 +153,15 @@ class TreeEpisodeSampler:
     """Samples batches of whole hands on the compiled tree of an unknown game's model.
 
     Chance edges follow the tree's ``chance_prob``, decisions a tabular policy, and each
-    terminal pays a reward drawn from the model's reward distribution; all episodes of a batch
-    advance together, one depth at a time.
+    terminal pays a reward drawn from the model's reward distribution (the model the tree was
+    compiled from: d* for ``true_model_tree``, a believed model for an agent's tree); all
+    episodes of a batch advance together, one depth at a time.
     """
 
     def __init__(self, tree: GameTree) -> None:
-        model = getattr(tree.game, "true_model", None)
-        if model is None:
-            raise TypeError(f"{tree.game!r} is not an unknown-environment game")
+        if not isinstance(tree.game, UnknownGameBase):
+            raise ConfigError(f"{tree.game!r} is not an unknown-environment game")
+        model = tree.game._model  # the model the tree's numbers come from
         self.tree = tree
         self.model: EnvironmentModel = model
         structure = model.structure
@@ -148,7 +237,9 @@ class InteractionRunner:
     """Runs interaction episodes in an unknown game's true environment and counts them.
 
     Args:
-        game: an unknown-environment game; its ``true_model`` deals and pays.
+        game: an unknown-environment game (or env); its ``true_model`` deals and pays.
+            Rebind ``runner.game`` (e.g. to ``game.with_resampled_environment(rng)``) to play
+            in another environment.
         posterior: fed with every batch of episodes (``None``: only count and return them).
         seed: seed of the runner's Generator.
         backend: ``"tree"`` (vectorised over the compiled tree of d*) or ``"states"`` (hand by
@@ -167,23 +258,23 @@ class InteractionRunner:
     ) -> None:
         if backend not in ("tree", "states"):
             raise ValueError(f"backend must be 'tree' or 'states', got {backend!r}")
-        self.game = game
+        self.game = environment_of(game)
         self.posterior = posterior
         self.backend = backend
         self.rng = np.random.default_rng(seed)
         self.episodes = 0
         self._sampler: TreeEpisodeSampler | None = None
-        self._sampler_model: EnvironmentModel | None = None
+        self._sampler_game: UnknownPokerGame | None = None
 
     @property
     def tree(self) -> GameTree:
-        """The compiled tree of the current true model (rebuilt if d* was resampled)."""
+        """The compiled tree of the current game's d* (rebuilt when ``game`` is rebound)."""
         return self._tree_sampler().tree
 
     def _tree_sampler(self) -> TreeEpisodeSampler:
-        if self._sampler is None or self._sampler_model is not self.game.true_model:
-            self._sampler = TreeEpisodeSampler(build(self.game))
-            self._sampler_model = self.game.true_model
+        if self._sampler is None or self._sampler_game is not self.game:
+            self._sampler = TreeEpisodeSampler(true_model_tree(self.game))
+            self._sampler_game = self.game
         return self._sampler
 
     def run(self, policies: object | Sequence[object] | None, num_episodes: int) -> EpisodeBatch:

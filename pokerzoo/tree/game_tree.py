@@ -4,6 +4,16 @@ Solvers and evaluators sweep these arrays with vectorised or compiled loops (see
 ``pokerzoo.evaluation.exact`` and ``pokerzoo.agents.cfr``) instead of walking ``State`` objects.
 Because the rows are in breadth-first order, every node's children are contiguous and come after
 it, so one forward sweep computes reach probabilities and one reverse sweep computes values.
+
+Trees are immutable: the dataclass is frozen, every array is read-only once the tree exists
+(solvers copy what they update), and derived data (``sequence_form``, ``infoset_sizes``) lives
+in ``functools.cached_property``s built on first use. Trees of one unknown-environment base game
+share their structure arrays, which is safe only because nobody can write them.
+
+Unknown-environment games (``pokerzoo.games.unknown``): ``build(game)`` compiles the model an
+agent believes (the agent view's, by default the prior mean), never the hidden true model d*
+implicitly; evaluators compile d* with ``build(game, model=true_model_of(game))`` (that is
+``pokerzoo.evaluation.unknown.true_model_tree``).
 """
 
 from __future__ import annotations
@@ -17,13 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
+from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.games.base import CHANCE, TERMINAL, Game, State, check_tree_size
+from pokerzoo.games.unknown.game import UnknownGameBase
 
 if TYPE_CHECKING:
     from pokerzoo.tree.sequence_form import SequenceForm
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class GameTree:
     """A game compiled into flat numpy arrays (build it with ``pokerzoo.tree.build``).
 
@@ -39,6 +51,9 @@ class GameTree:
     Information-set arrays (length ``num_infosets``):
         infoset_player, infoset_mask (``[num_infosets, num_actions]`` bool of legal actions),
         infoset_node (one history in the set), infoset_depth, infoset_keys.
+
+    Every array is read-only (``flags.writeable`` is False) and the tree is frozen; copy an
+    array before changing it.
     """
 
     game: Game
@@ -62,6 +77,12 @@ class GameTree:
     key_to_infoset: dict[Hashable, int] = field(repr=False)
     model: Any = None
 
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
     @property
     def num_nodes(self) -> int:
         return len(self.parent)
@@ -72,6 +93,14 @@ class GameTree:
         from pokerzoo.tree.sequence_form import sequence_form
 
         return sequence_form(self)
+
+    @functools.cached_property
+    def infoset_sizes(self) -> np.ndarray:
+        """``[num_infosets]``: the number of histories in each information set (read-only)."""
+        decision = self.infoset[self.player >= 0]
+        sizes = np.bincount(decision, minlength=self.num_infosets).astype(np.float64)
+        sizes.flags.writeable = False
+        return sizes
 
     @property
     def num_infosets(self) -> int:
@@ -90,15 +119,16 @@ class GameTree:
         return actions[::-1]
 
     def state(self, node: int) -> State:
-        """The game state of ``node``, rebuilt by replaying its history."""
-        state = self.game.new_initial_state()
-        for a in self.history(node):
-            state.apply_action(a)
-        return state
+        """The game state of ``node`` in the tree's game, rebuilt by replaying its history."""
+        return _replay(self.game.new_initial_state(), self.history(node))
 
     def infoset_state(self, infoset: int) -> State:
-        """One state of information set ``infoset``."""
-        return self.state(int(self.infoset_node[infoset]))
+        """One state of information set ``infoset``, as a policy may see it: for
+        unknown-environment games a state of the agent's view (same history and information,
+        the believed model's numbers), so asking a policy never hands it d*."""
+        view = getattr(self.game, "agent_view", None)
+        game = view() if view is not None else self.game
+        return _replay(game.new_initial_state(), self.history(int(self.infoset_node[infoset])))
 
     def infoset_id(self, key: Hashable) -> int:
         """The id of the information set with this key (``KeyError`` with a hint otherwise)."""
@@ -124,14 +154,21 @@ class GameTree:
         }
 
 
+def _replay(state: State, history: list[int]) -> State:
+    for a in history:
+        state.apply_action(a)
+    return state
+
+
 def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTree:
     """Compile ``game`` into a ``GameTree``.
 
     Args:
         game: any game of the protocol whose tree fits in memory.
         model: for unknown-environment games, the environment model to compile (chance
-            probabilities and expected rewards); ``None`` compiles the game as it is (for an
-            unknown-environment game: its true model).
+            probabilities and expected rewards). ``None`` compiles what an agent believes: the
+            model of ``game.agent_view()`` (the prior mean; for an ``AgentGameView``, its own
+            believed model), never d*. Evaluators pass ``model=true_model_of(game)``.
         max_nodes: refuse trees larger than this (hold'em does not fit).
 
     An unknown-environment game walks its states once per base game; the tree of any other
@@ -140,23 +177,34 @@ def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTre
     arrays, so treat trees as read-only.
 
     Raises:
-        ValueError: if the tree exceeds ``max_nodes`` or an information set spans depths.
+        TreeTooLargeError: if the tree has more than ``max_nodes`` histories: judged before
+            anything is built from ``game.estimated_tree_size`` (hold'em: in microseconds),
+            else found during the walk.
+        ValueError: if an information set spans depths.
     """
+    check_tree_size(game, max_nodes)
+    if isinstance(game, UnknownGameBase):
+        return _build_unknown(game, model, max_nodes)
     if model is not None:
-        with_model = getattr(game, "with_model", None)
-        if with_model is None:
-            raise TypeError(f"{game!r} has no environment model to replace")
-        game = with_model(model)
-    structure = getattr(game, "structure", None)
-    if structure is not None and hasattr(game, "true_model"):
-        # Unknown-environment games: every model has the same histories, so the states are
-        # walked once per base game and each model only fills in its numbers.
-        template = _MODEL_TEMPLATES.get(structure)
-        if template is None:
-            template = _ModelTemplate(_build_from_states(game, None, max_nodes), structure)
-            _MODEL_TEMPLATES[structure] = template
-        return template.tree_for(game, model)
-    return _build_from_states(game, model, max_nodes)
+        raise ConfigError(
+            f"model= is for unknown-environment games; {game!r} has no environment model"
+        )
+    return _build_from_states(game, None, max_nodes)
+
+
+def _build_unknown(game: UnknownGameBase, model: Any, max_nodes: int) -> GameTree:
+    """Unknown-environment games: every model has the same histories, so the states are walked
+    once per base game and each model only fills in its numbers."""
+    # Without a model: the agent's view, whose states deal with what it believes (never d*).
+    game = game.agent_view() if model is None else game.with_model(model)  # type: ignore[attr-defined]
+    structure = game.structure
+    template = _MODEL_TEMPLATES.get(structure)
+    if template is None:
+        # Walked on a prior-mean view, so the cached template leads to no environment's d*.
+        walked = game.agent_view(game.prior_mean_model, "prior mean")  # type: ignore[attr-defined]
+        template = _ModelTemplate(_build_from_states(walked, None, max_nodes), structure)
+        _MODEL_TEMPLATES[structure] = template
+    return template.tree_for(game, model)
 
 
 def _build_from_states(game: Game, model: Any, max_nodes: int) -> GameTree:
@@ -222,7 +270,11 @@ def _build_from_states(game: Game, model: Any, max_nodes: int) -> GameTree:
             for a in legal:
                 _add_child(state, a, 1.0, index, frontier, parent, depth, action, chance_prob)
         if len(parent) > max_nodes:
-            raise ValueError(f"{game!r} has more than {max_nodes} histories; it does not fit")
+            raise TreeTooLargeError(
+                f"{game!r} has more than {max_nodes:,} histories, too many for a compiled tree; "
+                "use sampled evaluation instead (matches, local best response)",
+                estimated_nodes=len(parent),
+            )
         index += 1
 
     n = len(parent)
@@ -301,13 +353,14 @@ class _ModelTemplate:
         )
 
     def tree_for(self, game: Any, model: Any) -> GameTree:
-        """The tree of ``game`` (which deals and pays with its ``true_model``)."""
-        numbers = game.true_model
+        """The tree of ``game`` with the numbers of the model its states deal and pay with."""
+        numbers = game._model  # the model of the game's states (d* only if the caller chose it)
         chance_prob = self.tree.chance_prob.copy()
         chance_prob[self.chance_children] = numbers.chance_probs[self.slots]
         utilities = np.zeros_like(self.tree.utilities)
         utilities[self.terminals] = numbers.expected_returns[self.terminal_ids]
-        # The structure arrays are shared between the trees of one game: trees are read-only.
+        # The structure arrays are shared between the trees of one base game: they are
+        # read-only, so no tree can change another's.
         return dataclasses.replace(
             self.tree, game=game, chance_prob=chance_prob, utilities=utilities, model=model
         )

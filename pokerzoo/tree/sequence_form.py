@@ -59,6 +59,14 @@ class SequenceForm:
     payoff_coef: np.ndarray
     sorted_entries: np.ndarray
 
+    def __post_init__(self) -> None:
+        # Read-only like the tree it comes from: solvers share one SequenceForm per tree.
+        for array in (
+            self.parent_sequence, self.player_infosets, self.player_offsets,
+            self.payoff_sequences, self.payoff_coef, self.sorted_entries,
+        ):
+            array.flags.writeable = False
+
     @property
     def num_sequences(self) -> int:
         """Length of arrays indexed by sequence (the empty sequence included)."""

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from pokerzoo import ConfigError
 from pokerzoo.envs import make, unknown_kuhn_poker_v0, unknown_leduc_holdem_v0
 from pokerzoo.envs.unknown_env import UnknownPokerEnv
+from pokerzoo.evaluation.unknown import environment_of, true_model_of
 from pokerzoo.games.unknown.model import EnvironmentModel
 from pokerzoo.games.unknown.priors import Prior
 
@@ -44,7 +45,8 @@ def test_same_seed_same_d_star_through_make() -> None:
     b = unknown_leduc_holdem_v0.env(base="leduc4", seed=9)
     c = make("unknown_leduc_holdem_v0", base="leduc4", seed=10)
     assert isinstance(a, UnknownPokerEnv)
-    assert a.game.true_model == b.game.true_model != c.game.true_model
+    assert true_model_of(a) == true_model_of(b) != true_model_of(c)
+    assert environment_of(a) == environment_of(b) != environment_of(c)
 
 
 def test_unknown_options_fail_clearly() -> None:
@@ -52,8 +54,10 @@ def test_unknown_options_fail_clearly() -> None:
         unknown_kuhn_poker_v0.env(episodes=True)
     with pytest.raises(ConfigError, match="raw_env always raises"):
         unknown_kuhn_poker_v0.raw_env(illegal_action="penalize")
-    with pytest.raises(TypeError, match="not an unknown-environment game"):
+    with pytest.raises(ConfigError, match="not an unknown-environment game"):
         UnknownPokerEnv("kuhn_poker")
+    with pytest.raises(ConfigError, match="cannot deal"):
+        UnknownPokerEnv(unknown_kuhn_poker_v0.env().game)
 
 
 def _play(env, rng, hands: int, on_step) -> None:
@@ -143,25 +147,33 @@ def test_episode_info_can_be_switched_off_and_illegal_hands_report_nothing() -> 
 def test_resample_environment_on_reset() -> None:
     env = unknown_leduc_holdem_v0.env(base="leduc", seed=2)
     env.reset(seed=0)
-    first = env.game.true_model
+    view = env.game
+    first = true_model_of(env)
     env.reset()
-    assert env.game.true_model is first
+    assert true_model_of(env) is first
     env.reset(options={"resample_environment": True})
-    second = env.game.true_model
+    second = true_model_of(env)
     assert second != first
+    # The agent's view does not depend on d*: it stays the same object.
+    assert env.game is view
     # Seeded resampling is reproducible.
     other = unknown_leduc_holdem_v0.env(base="leduc", seed=2)
     other.reset(seed=0)
     other.reset()
     other.reset(options={"resample_environment": True})
-    assert other.game.true_model == second
+    assert true_model_of(other) == second
 
 
 def test_env_pickles_with_its_model() -> None:
     env = unknown_kuhn_poker_v0.env(seed=6, episode_info=False)
     env.reset(seed=0)
     clone = pickle.loads(pickle.dumps(env))
-    assert clone.game.true_model == env.game.true_model and clone.episode_info is False
+    assert true_model_of(clone) == true_model_of(env) and clone.episode_info is False
+    # A resampled environment pickles as the environment it plays in now.
+    env.reset(options={"resample_environment": True})
+    clone = pickle.loads(pickle.dumps(env))
+    assert environment_of(clone) == environment_of(env)
+    assert true_model_of(clone) == true_model_of(env)
 
 
 
@@ -182,5 +194,10 @@ def test_render_shows_paid_rewards_not_the_hidden_expectation():
         rows = {line.split()[0]: line.split()[-1] for line in env.render().splitlines()
                 if line.startswith("player_")}
         assert rows == {a: f"{paid[a]:+g}" for a in env.possible_agents}
-        differed += env.game_state.returns() != [paid[a] for a in env.possible_agents]
+        # The agent-facing state reports what was paid, never d*'s expectation.
+        assert env.game_state.returns() == [paid[a] for a in env.possible_agents]
+        expected = environment_of(env).true_model.expected_returns[
+            env.game_state.terminal_index()
+        ].tolist()
+        differed += expected != [paid[a] for a in env.possible_agents]
     assert differed > 0  # the hidden expectation differs from what was paid

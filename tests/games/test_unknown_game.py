@@ -66,7 +66,7 @@ def test_poker_payoffs_prior_keeps_payoffs_and_serves_more_players() -> None:
 @pytest.mark.parametrize("base", ["leduc", "leduc4", "leduc5"])
 def test_tree_is_the_base_tree_with_the_models_numbers(base: str) -> None:
     game = load_game("unknown_leduc_holdem", base=base, seed=1)
-    tree, base_tree = build(game), build(game.base_game)
+    tree, base_tree = build(game, model=game.true_model), build(game.base_game)
     assert tree.summary() == base_tree.summary()
     assert tree.infoset_keys == base_tree.infoset_keys
     model, structure = game.true_model, game.structure
@@ -91,17 +91,24 @@ def test_trees_of_other_models_equal_a_fresh_walk_of_the_states(name: str, param
     models = [None, game.prior.sample(game.structure, rng), game.prior.sample(game.structure, rng)]
     for model in models:
         tree = build(game, model=model)
-        walked = _build_from_states(game if model is None else game.with_model(model), model, 10**7)
+        dealing = game.agent_view() if model is None else game.with_model(model)
+        walked = _build_from_states(dealing, model, 10**7)
         assert tree.model is model
-        assert tree.game.true_model is (game.true_model if model is None else model)
+        if model is None:  # no model: the agent view's belief, the prior mean (never d*)
+            assert tree.game == game.agent_view() and tree.game.model_source == "prior mean"
+        else:
+            assert tree.game.true_model is model
         for name_ in ("parent", "player", "infoset", "action", "chance_prob", "utilities",
                       "first_child", "num_children", "infoset_mask", "infoset_node"):
             np.testing.assert_array_equal(getattr(tree, name_), getattr(walked, name_))
         assert tree.infoset_keys == walked.infoset_keys
-    # A resampled d* gives a tree with the new numbers.
-    before = build(game)
-    game.resample_environment(rng)
-    assert not np.array_equal(build(game).utilities, before.utilities)
+    # A resampled d* gives a tree with the new numbers; the old game keeps its own.
+    before = build(game, model=game.true_model)
+    resampled = game.with_resampled_environment(rng)
+    assert not np.array_equal(
+        build(resampled, model=resampled.true_model).utilities, before.utilities
+    )
+    np.testing.assert_array_equal(build(game, model=game.true_model).utilities, before.utilities)
 
 
 @pytest.mark.parametrize(
@@ -133,15 +140,19 @@ def test_with_model_and_resample_environment() -> None:
     assert believed.true_model is other and game.true_model is not other
     assert build(game, model=other).model is other
     foreign = load_game("unknown_leduc_holdem").true_model
-    with pytest.raises(ValueError, match="describes"):
+    with pytest.raises(ConfigError, match="describes"):
         game.with_model(foreign)
     state = game.new_initial_state()
     state.apply_action(0)
     before = game.true_model
-    game.resample_environment(np.random.default_rng(2))
-    assert game.true_model != before
-    # A hand already dealt keeps the model it started with.
+    resampled = game.with_resampled_environment(np.random.default_rng(2))
+    assert resampled.true_model != before and resampled != game
+    # The game itself is unchanged, and so is a hand already dealt.
+    assert game.true_model is before
     assert state.chance_outcomes() == before.chance_outcomes((0,))
+    # Seeded resampling is reproducible.
+    again = game.with_resampled_environment(np.random.default_rng(2))
+    assert again == resampled and hash(again) == hash(resampled)
 
 
 def test_states_sample_from_the_model_and_report_expected_returns() -> None:

@@ -128,7 +128,9 @@ def test_runner_with_one_policy_per_seat_and_with_resampled_environments() -> No
     # Player 0 bets, player 1 folds: every hand ends after two betting actions.
     histories = {game.structure.terminal_histories[t][2:] for t in batch.terminals}
     assert histories == {(1, 0)}
-    game.resample_environment(np.random.default_rng(1))
-    assert runner.tree.model is None and runner.tree.game.true_model is game.true_model
+    old_tree = runner.tree
+    runner.game = game.with_resampled_environment(np.random.default_rng(1))
+    assert runner.tree is not old_tree and runner.tree.game.true_model is runner.game.true_model
+    assert not np.array_equal(runner.tree.utilities, old_tree.utilities)
     assert runner.run(None, 10).terminals.shape == (10,)
     assert runner.episodes == 210

@@ -9,7 +9,7 @@ from scipy import stats
 from pokerzoo import load_game
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.envs import unknown_kuhn_poker_v0
-from pokerzoo.evaluation.unknown import InteractionRunner
+from pokerzoo.evaluation.unknown import InteractionRunner, true_model_of
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 
 
@@ -93,6 +93,6 @@ def test_env_episodes_match_d_star_and_feed_the_posterior() -> None:
         env.reset()
     assert posterior.num_episodes == 30_000
     p_value, dof = chi_square_pvalue(
-        env.game.true_model, posterior.chance_counts, posterior.reward_counts
+        true_model_of(env), posterior.chance_counts, posterior.reward_counts
     )
     assert dof >= 20 and p_value > 1e-3

@@ -41,6 +41,9 @@ class CFRConfig:
     """Weight iteration t's contribution to the average strategy by t (CFR+, linear CFR)."""
     discount: tuple[float, float, float] | None = None
     """DCFR's (alpha, beta, gamma) (Brown & Sandholm 2019); ``None`` for no discounting."""
+    oracle: bool = False
+    """Unknown-environment games only: solve the hidden true model d* (an oracle baseline)
+    instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
         if self.discount is not None:

@@ -43,6 +43,9 @@ class MCCFRConfig:
     """Outcome sampling's epsilon: the updating player samples from
     ``epsilon*uniform + (1-epsilon)*sigma``. 0.6 as Lanctot et al. (2009) and OpenSpiel; the
     VCFR paper's baseline uses 0.1. Ignored by external sampling."""
+    oracle: bool = False
+    """Unknown-environment games only: solve the hidden true model d* (an oracle baseline)
+    instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
         if self.sampling not in ("outcome", "external"):

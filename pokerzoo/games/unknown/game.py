@@ -2,33 +2,63 @@
 
 ``load_game("unknown_leduc_holdem", base="leduc4", prior="psrlcfr", seed=0)`` draws the true
 model ``d* = (c*, r*)`` from the prior with ``seed``. The rules, information states and
-observations are the base game's; only chance probabilities and rewards change:
+observations are the base game's; only chance probabilities and rewards change.
 
-* ``state.chance_outcomes()`` are ``c*``'s; ``state.sample_chance_outcome(rng)`` draws from them;
-* ``state.returns()`` are the *expected* payoffs under ``r*`` (what a compiled tree and exact
-  evaluation need); ``state.sample_returns(rng)`` draws the payoff actually paid (what the envs
-  pay, see ``pokerzoo.envs.unknown_env``).
+Two objects, two audiences:
 
-``game.true_model`` is for evaluators (``pokerzoo.tree.build(game)`` compiles d*); agents build
-trees from the model they believe (``build(game, model=m)``, which calls ``game.with_model(m)``).
-``game.resample_environment(rng)`` draws a new d*.
+* ``UnknownPokerGame`` (what ``load_game`` returns) *is the environment*. Its states deal from
+  ``c*`` (``chance_outcomes()``, ``sample_chance_outcome(rng)``), report ``r*``'s expected
+  payoffs (``returns()``) and draw the payoff actually paid (``sample_returns(rng)``). It is for
+  env internals and evaluators; exact evaluation in d* goes through
+  ``pokerzoo.evaluation.unknown`` (``true_model_of``, ``true_model_tree``,
+  ``exploitability_in_true_model``).
+* ``AgentGameView`` (``game.agent_view()``: the ``env.game`` of the unknown envs, and what
+  ``train.py`` hands a learner) is what an agent may know: the base game's rules, the
+  ``ModelStructure``, the prior and a *believed* model (the prior mean, unless it is given
+  another, e.g. a posterior mean). Its states deal and pay with the believed model, so trees
+  and full-width solvers built on it solve the believed model. Asking it for ``true_model``
+  raises ``HiddenModelError``. It keeps no reference to the environment, nor the environment's
+  seed or fingerprint (either would rebuild d* with ``load_game``).
+
+Games are immutable: ``game.with_resampled_environment(rng)`` returns a new game with a new d*,
+``game.with_model(m)`` a game whose states deal and pay with ``m``; assigning an attribute
+raises ``FrozenInstanceError``. The model takes part in equality, hashing and ``params()``
+(``model_fingerprint``: SHA-256 of the model's arrays), so a checkpoint records which
+environment it was made in, and ``load_game(name, **game.params())`` rebuilds the game or says
+that its model does not come from those parameters (a resampled environment).
+
+``pokerzoo.tree.build(game)`` compiles the believed model of the agent's view (the prior mean)
+for either object: d* is never compiled implicitly (pass ``model=``).
 
 >>> from pokerzoo import load_game
 >>> game = load_game("unknown_kuhn_poker", seed=3)
->>> game.true_model == load_game("unknown_kuhn_poker", seed=3).true_model
+>>> game == load_game("unknown_kuhn_poker", seed=3)
 True
+>>> view = game.agent_view()
+>>> view.model_source, hasattr(view, "true_model")
+('prior mean', False)
 """
 
 from __future__ import annotations
 
-import copy
+import functools
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.games.base import CHANCE, TERMINAL, ConfigError, Game, GameConfig, State, TensorLayout
+from pokerzoo.errors import EnvStateError, HiddenModelError
+from pokerzoo.games.base import (
+    CHANCE,
+    TERMINAL,
+    ConfigError,
+    Game,
+    GameConfig,
+    State,
+    TensorLayout,
+    check_int,
+)
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.games.registry import load_game, register_game
 from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
@@ -53,15 +83,23 @@ class UnknownConfig(GameConfig):
     """Seed of the draw of d* from the prior (same seed, same d*)."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ConfigError(f"seed must be an integer >= 0, got {self.seed!r}")
+        object.__setattr__(self, "seed", check_int("seed", self.seed, 0))
         object.__setattr__(self, "prior", make_prior(self.prior))
         base = self.base
+        if isinstance(base, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in base):
+            base = dict(base)  # the stored form of a dict base, given back (e.g. by params())
         if isinstance(base, Mapping):
+            if not all(isinstance(k, str) for k in base):
+                raise ConfigError(f"a base's parameter names must be strings, got {base!r}")
             # Stored as sorted pairs so the config stays hashable (games are hashed by config).
             fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in base.items()}
-            object.__setattr__(self, "base", tuple(sorted(fixed.items())))
-        elif base is not None and not isinstance(base, str | tuple):
+            base = tuple(sorted(fixed.items()))
+            try:
+                hash(base)
+            except TypeError:
+                raise ConfigError(f"base parameters must be plain values, got {base!r}") from None
+            object.__setattr__(self, "base", base)
+        elif base is not None and not isinstance(base, str):
             raise ConfigError(f"base must be a variant name or a dict of parameters, got {base!r}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,16 +113,30 @@ class UnknownConfig(GameConfig):
 
 
 class UnknownState(State):
-    """A history of the base game, with chance and rewards from one environment model."""
+    """A history of the base game, with chance and rewards from one environment model.
 
-    __slots__ = ("game", "_base", "_history", "_model")
+    States of an ``UnknownPokerGame`` use d*; states of an ``AgentGameView`` use its believed
+    model. ``paid`` (``record_paid``; the unknown envs record it on the states they deal) is
+    what the hand actually paid: ``returns()`` reports it at the end instead of the model's
+    expectation.
+    """
 
-    def __init__(self, game: UnknownPokerGame, base: State, model: EnvironmentModel) -> None:
+    __slots__ = ("game", "_base", "_history", "_model", "_paid")
+
+    def __init__(
+        self,
+        game: UnknownGameBase,
+        base: State,
+        model: EnvironmentModel,
+        paid: list[float] | None = None,
+    ) -> None:
         self.game = game
         self._base = base
         self._history: tuple[int, ...] = ()
-        # A hand keeps the model it started with, even if the game's d* is resampled meanwhile.
+        # A hand keeps the model it started with (games are immutable; a resampled
+        # environment is a new game, and hands already dealt stay in the old one).
         self._model = model
+        self._paid = paid
 
     def current_player(self) -> int:
         return self._base.current_player()
@@ -107,15 +159,20 @@ class UnknownState(State):
         self._history = (*self._history, action)
 
     def terminal_index(self) -> int:
-        """This terminal's index in the model structure (``ValueError`` before the end)."""
+        """This terminal's index in the model structure (``EnvStateError`` before the end)."""
         if self._base.current_player() != TERMINAL:
-            raise ValueError("the hand is not over")
+            raise EnvStateError(
+                f"the hand {list(self._history)} is not over: only terminals have an index"
+            )
         return self._model.structure.terminal_index[self._history]
 
     def returns(self) -> list[float]:
-        """Expected payoffs under the model at the end (zeros before)."""
+        """At the end: what the hand paid if this state records it (``paid``), else the expected
+        payoffs under the model; zeros before the end."""
         if self._base.current_player() != TERMINAL:
             return [0.0] * self.game.num_players
+        if self._paid is not None:
+            return list(self._paid)
         return [float(r) for r in self._model.expected_returns[self.terminal_index()]]
 
     def sample_returns(self, rng: np.random.Generator) -> list[float]:
@@ -137,12 +194,20 @@ class UnknownState(State):
     def history(self) -> list[int]:
         return list(self._history)
 
+    def record_paid(self, paid: list[float]) -> None:
+        """Record what this finished hand paid: ``returns()`` reports it from now on (the
+        unknown envs call this on the view states they deal, which hold no d*)."""
+        if self._base.current_player() != TERMINAL:
+            raise EnvStateError(f"the hand {list(self._history)} is not over: nothing was paid")
+        self._paid = [float(r) for r in paid]
+
     def clone(self) -> UnknownState:
         c = UnknownState.__new__(UnknownState)
         c.game = self.game
         c._base = self._base.clone()
         c._history = self._history
         c._model = self._model
+        c._paid = None if self._paid is None else list(self._paid)
         return c
 
 
@@ -151,69 +216,67 @@ class UnknownState(State):
 # ---------------------------------------------------------------------------------------------
 
 
-class UnknownPokerGame(Game):
-    """A base game with chance and rewards from a hidden model ``d*`` drawn from a prior.
+class UnknownGameBase(Game):
+    """What an unknown-environment game and an agent's view of it share: the base game's rules,
+    the model structure, the prior, and one model the states deal and pay with.
+
+    Instances are immutable: every ``with_*`` method returns a new object, and assigning an
+    attribute raises ``FrozenInstanceError`` (cached derived data lives in
+    ``functools.cached_property``, which writes the instance dict directly).
 
     Attributes:
         base_game: the base game (its rules, information states and own payoffs).
         structure: the ``ModelStructure`` of the base game (indices shared by models,
             posteriors and episode batches).
-        prior: the prior d* was drawn from.
+        prior: the prior the environment's model is drawn from.
     """
 
-    config_class = UnknownConfig
-    config: UnknownConfig
-    base_name: ClassVar[str]
-    BASES: ClassVar[dict[str, dict[str, Any]]]
-    DEFAULT_BASE: ClassVar[str]
+    base_game: Game
+    structure: ModelStructure
+    prior: Prior
+    _model: EnvironmentModel
+    _CORE: ClassVar[tuple[str, ...]] = ("config", "base_game", "structure", "prior", "_model")
 
-    def __init__(self, config: UnknownConfig | None = None, **params: Any) -> None:
-        super().__init__(config, **params)
-        self.base_game = load_game(self.base_name, **self._base_params())
-        self.structure = ModelStructure.of(self.base_game)
-        self.prior: Prior = self.config.prior  # type: ignore[assignment]
-        self._model = self.prior.sample(self.structure, np.random.default_rng(self.config.seed))
+    # Immutability ---------------------------------------------------------------------------
 
-    def _base_params(self) -> dict[str, Any]:
-        base = self.config.base if self.config.base is not None else self.DEFAULT_BASE
-        if isinstance(base, tuple):
-            return dict(base)
-        if base not in self.BASES:
-            raise ConfigError(
-                f"unknown base {base!r} for {self.name}; valid bases are {sorted(self.BASES)} "
-                f"or a dict of {self.base_name} parameters"
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen", False):
+            raise FrozenInstanceError(
+                f"{type(self).__name__} is immutable (cannot set {name!r}); use "
+                "with_model(model) or with_resampled_environment(rng) for another model"
             )
-        return dict(self.BASES[base])
+        object.__setattr__(self, name, value)
 
-    # The model ----------------------------------------------------------------------------------
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
 
-    @property
-    def true_model(self) -> EnvironmentModel:
-        """The environment model this game deals and pays with (for evaluators only)."""
-        return self._model
+    def _freeze(self) -> None:
+        object.__setattr__(self, "_frozen", True)
 
-    def with_model(self, model: EnvironmentModel) -> UnknownPokerGame:
-        """The same game, dealing and paying with ``model`` (for ``tree.build(game, model=m)``).
-
-        Raises:
-            ValueError: if ``model`` describes another base game.
-        """
-        if not isinstance(model, EnvironmentModel):
-            raise TypeError(f"model must be an EnvironmentModel, got {type(model).__name__}")
-        if model.structure is not self.structure and model.structure.base_game != self.base_game:
-            raise ValueError(
-                f"the model describes {model.structure.base_game!r}, this game is over "
-                f"{self.base_game!r}"
-            )
-        other = copy.copy(self)
-        other._model = model
+    def _replace(self, **changes: Any) -> Any:
+        """A copy with some core attributes replaced (and no cached derived data)."""
+        other = object.__new__(type(self))
+        state = {key: self.__dict__[key] for key in self._CORE}
+        state.update(changes)
+        other.__dict__.update(state)
+        other._freeze()
         return other
 
-    def resample_environment(self, rng: np.random.Generator) -> None:
-        """Draw a new true model from the prior with ``rng`` (hands already dealt keep theirs)."""
-        self._model = self.prior.sample(self.structure, rng)
+    def __getstate__(self) -> dict[str, Any]:
+        # Only the core: cached derived data (views, fingerprints) is rebuilt on demand.
+        return {key: self.__dict__[key] for key in self._CORE}
 
-    # The protocol, from the base game -------------------------------------------------------------
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._freeze()
+
+    def __copy__(self) -> Any:
+        return self  # immutable: a copy is the object itself
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+    # The protocol, from the base game ---------------------------------------------------------
 
     @property
     def num_players(self) -> int:
@@ -232,9 +295,12 @@ class UnknownPokerGame(Game):
         return self.base_game.information_state_layout
 
     @property
-    def information_state_bounds(self) -> tuple[float, float]:
-        """Bounds of the tensor entries: the base games' one-hots and fractions lie in [0, 1]."""
-        return 0.0, 1.0
+    def chip_unit(self) -> float:
+        return self.base_game.chip_unit
+
+    def estimated_tree_size(self, limit: int) -> int | None:
+        """The base game's: a model changes numbers, not histories."""
+        return self.base_game.estimated_tree_size(limit)
 
     def new_initial_state(self) -> UnknownState:
         return UnknownState(self, self.base_game.new_initial_state(), self._model)
@@ -246,15 +312,261 @@ class UnknownPokerGame(Game):
     def card_to_string(self, card: int) -> str:
         return self.base_game.card_to_string(card)
 
+    def _check_model(self, model: object) -> EnvironmentModel:
+        if not isinstance(model, EnvironmentModel):
+            raise ConfigError(f"model must be an EnvironmentModel, got {type(model).__name__}")
+        if model.structure is not self.structure and model.structure.base_game != self.base_game:
+            raise ConfigError(
+                f"the model describes {model.structure.base_game!r}, this game is over "
+                f"{self.base_game!r}"
+            )
+        return model
+
+    @functools.cached_property
+    def prior_mean_model(self) -> EnvironmentModel:
+        """The prior's mean model: what an agent believes before any data."""
+        return self.prior.mean(self.structure)
+
+
+class UnknownPokerGame(UnknownGameBase):
+    """A base game with chance and rewards from a hidden model ``d*`` drawn from a prior.
+
+    This object *is the environment* (see the module doc): give agents ``agent_view()``.
+
+    Args:
+        config: an ``UnknownConfig`` (or its fields as keywords).
+        model_fingerprint: if given, the fingerprint the drawn model must have (``params()``
+            records it, so ``load_game(name, **game.params())`` checks that the rebuilt game
+            deals with the same model).
+    """
+
+    config_class = UnknownConfig
+    config: UnknownConfig
+    base_name: ClassVar[str]
+    BASES: ClassVar[dict[str, dict[str, Any]]]
+    DEFAULT_BASE: ClassVar[str]
+
+    def __init__(
+        self,
+        config: UnknownConfig | None = None,
+        model_fingerprint: str | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(config, **params)
+        self.base_game = load_game(self.base_name, **self._base_params())
+        self.structure = ModelStructure.of(self.base_game)
+        self.prior: Prior = self.config.prior  # type: ignore[assignment]
+        self._model = self.prior.sample(self.structure, np.random.default_rng(self.config.seed))
+        self._freeze()
+        if model_fingerprint is not None:
+            if not isinstance(model_fingerprint, str):
+                raise ConfigError(
+                    f"model_fingerprint must be a string, got {type(model_fingerprint).__name__}"
+                )
+            if model_fingerprint != self.model_fingerprint:
+                raise ConfigError(
+                    f"{self.name} with seed {self.config.seed} draws the model "
+                    f"{self.model_fingerprint}, not {model_fingerprint}: the game these "
+                    "parameters describe had its environment resampled or replaced, so it "
+                    "cannot be rebuilt from its parameters"
+                )
+
+    def _base_params(self) -> dict[str, Any]:
+        base = self.config.base if self.config.base is not None else self.DEFAULT_BASE
+        if isinstance(base, tuple):
+            return dict(base)
+        if base not in self.BASES:
+            raise ConfigError(
+                f"unknown base {base!r} for {self.name}; valid bases are {sorted(self.BASES)} "
+                f"or a dict of {self.base_name} parameters"
+            )
+        return dict(self.BASES[base])
+
+    # The model ----------------------------------------------------------------------------------
+
+    @property
+    def true_model(self) -> EnvironmentModel:
+        """The environment model this game deals and pays with (for evaluators only; they read
+        it through ``pokerzoo.evaluation.unknown.true_model_of``)."""
+        return self._model
+
+    @functools.cached_property
+    def model_fingerprint(self) -> str:
+        """SHA-256 of the model's arrays: equal for equal models (see ``EnvironmentModel``)."""
+        return self._model.fingerprint
+
+    def with_model(self, model: EnvironmentModel) -> UnknownPokerGame:
+        """A new game dealing and paying with ``model`` (``tree.build(game, model=m)``).
+
+        Raises:
+            ConfigError: if ``model`` is not an ``EnvironmentModel`` of this base game.
+        """
+        model = self._check_model(model)
+        if model is self._model:
+            return self
+        return self._replace(_model=model)
+
+    def with_resampled_environment(self, rng: np.random.Generator) -> UnknownPokerGame:
+        """A new game whose true model is drawn from the prior with ``rng``; this game, its
+        states and everything holding it keep their model.
+
+        Raises:
+            ConfigError: if ``rng`` is not a ``numpy.random.Generator``.
+        """
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError(
+                f"rng must be a numpy.random.Generator, got {type(rng).__name__}"
+            )
+        return self._replace(_model=self.prior.sample(self.structure, rng))
+
+    def agent_view(
+        self, model: EnvironmentModel | None = None, source: str | None = None
+    ) -> AgentGameView:
+        """What an agent may know of this game: rules, structure, prior, and a believed model.
+
+        Args:
+            model: the believed model (default: the prior mean).
+            source: what the believed model is, for descriptions (e.g. ``"posterior mean"``;
+                default ``"prior mean"`` or ``"given model"``).
+        """
+        view = self._prior_view
+        return view if model is None else view.with_model(model, source)
+
+    @functools.cached_property
+    def _prior_view(self) -> AgentGameView:
+        return AgentGameView(self)
+
+    # Identity ------------------------------------------------------------------------------------
+
+    def params(self) -> dict[str, Any]:
+        """The parameters and the model's fingerprint, as plain data: ``load_game(name,
+        **params)`` rebuilds the game (or raises ``ConfigError`` if its model was resampled)."""
+        out = self.config.to_dict()
+        out["prior"] = self.prior.spec()
+        out["model_fingerprint"] = self.model_fingerprint
+        return out
+
+    def __repr__(self) -> str:
+        params = self.params()
+        params["model_fingerprint"] = params["model_fingerprint"][:12]
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+
     def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
         return (
             type(other) is type(self)
             and other.config == self.config  # type: ignore[attr-defined]
-            and other._model == self._model  # type: ignore[attr-defined]
+            and other.model_fingerprint == self.model_fingerprint  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
-        return hash((type(self), self.config))
+        return hash((type(self), self.config, self.model_fingerprint))
+
+
+@dataclass(frozen=True)
+class AgentViewConfig(GameConfig):
+    """What an agent's view records of an unknown game's parameters: the base and the prior,
+    not the seed (which would rebuild d*)."""
+
+    base: str | tuple | None = None
+    prior: Prior | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        base = dict(self.base) if isinstance(self.base, tuple) else self.base
+        return {"base": base, "prior": None if self.prior is None else self.prior.spec()}
+
+
+class AgentGameView(UnknownGameBase):
+    """An agent's view of an unknown-environment game (``game.agent_view()``).
+
+    It has the base game's rules, the ``ModelStructure``, the prior and a *believed* model
+    (``believed_model``; the prior mean unless given another), but not d*: its states deal
+    and pay with the believed model, ``tree.build(view)`` compiles the believed model, and
+    ``view.true_model`` raises ``HiddenModelError``. Views are immutable and compare equal
+    when their base, prior and believed model are equal.
+    """
+
+    config_class = AgentViewConfig
+    config: AgentViewConfig
+    _CORE = (*UnknownGameBase._CORE, "name", "model_source")
+
+    def __init__(self, game: UnknownPokerGame) -> None:
+        # Copy the public parts only: the view must not lead back to the environment.
+        object.__setattr__(self, "name", game.name)
+        self.config = AgentViewConfig(game.config.base, game.prior)
+        self.base_game = game.base_game
+        self.structure = game.structure
+        self.prior = game.prior
+        self._model = game.prior_mean_model
+        self.model_source = "prior mean"
+        self._freeze()
+
+    @property
+    def true_model(self) -> EnvironmentModel:
+        """Not available: raises ``HiddenModelError``."""
+        raise HiddenModelError(
+            f"an agent's view of {self.name} does not hold the true model d*; agents see its "
+            "believed model (view.believed_model, here the "
+            f"{self.model_source}). Evaluators read d* from the game load_game returns, "
+            "through pokerzoo.evaluation.unknown.true_model_of(game)"
+        )
+
+    @property
+    def believed_model(self) -> EnvironmentModel:
+        """The model this view's states deal and pay with."""
+        return self._model
+
+    def with_model(self, model: EnvironmentModel, source: str | None = None) -> AgentGameView:
+        """A view believing ``model`` (``source`` says what it is, e.g. ``"posterior mean"``).
+
+        Raises:
+            ConfigError: if ``model`` is not an ``EnvironmentModel`` of this base game.
+        """
+        model = self._check_model(model)
+        if source is None:
+            source = "prior mean" if model == self.prior_mean_model else "given model"
+        if model is self._model and source == self.model_source:
+            return self
+        return self._replace(_model=model, model_source=str(source))
+
+    def agent_view(
+        self, model: EnvironmentModel | None = None, source: str | None = None
+    ) -> AgentGameView:
+        """This view, or one believing ``model`` (as ``UnknownPokerGame.agent_view``)."""
+        return self if model is None else self.with_model(model, source)
+
+    def params(self) -> dict[str, Any]:
+        """Base, prior and what the view believes: the prior mean, or a model's fingerprint."""
+        out = self.config.to_dict()
+        if self.model_source == "prior mean":
+            out["believed_model"] = "prior mean"
+        else:
+            out["believed_model"] = f"{self.model_source} {self._model.fingerprint}"
+        return out
+
+    def __repr__(self) -> str:
+        base = self.config.to_dict()["base"]
+        return f"AgentGameView({self.name}, base={base!r}, believes the {self.model_source})"
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        return (
+            type(other) is type(self)
+            and other.name == self.name
+            and other.config == self.config  # type: ignore[attr-defined]
+            and other._model.fingerprint == self._model.fingerprint  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.name, self.config, self._model.fingerprint))
+
+
+def agent_facing(game: Game) -> Game:
+    """What an agent may be given of ``game``: its ``agent_view()`` for an unknown-environment
+    game (no d*), the game itself otherwise (``train.py`` hands learners this)."""
+    return game.agent_view() if isinstance(game, UnknownPokerGame) else game
 
 
 @register_game

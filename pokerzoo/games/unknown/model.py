@@ -19,15 +19,20 @@ Priors live in ``pokerzoo.games.unknown.priors``.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from pokerzoo.games.base import CHANCE, TERMINAL, Game
+from pokerzoo.games.base import CHANCE, TERMINAL, Game, check_tree_size
 
 History = tuple[int, ...]
+MAX_STRUCTURE_HISTORIES = 2_000_000
+"""Largest base-game tree a model structure walks (about 15 s); larger bases raise
+``TreeTooLargeError`` before the walk."""
 
 
 class ModelStructure:
@@ -50,6 +55,11 @@ class ModelStructure:
     """
 
     def __init__(self, base_game: Game) -> None:
+        # The walk below holds every history in Python objects: refuse big bases up front.
+        check_tree_size(
+            base_game, MAX_STRUCTURE_HISTORIES, "an unknown-environment model",
+            "pick a smaller base game (fewer cards, players or raises)",
+        )
         self.base_game = base_game
         self.num_players = base_game.num_players
         chance: list[History] = []
@@ -263,6 +273,21 @@ class EnvironmentModel:
         return np.minimum((cdf <= u[:, None]).sum(axis=1), cdf.shape[1] - 1)
 
     # Comparisons --------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """SHA-256 (hex) of the model's arrays and shapes: equal models, equal fingerprints.
+
+        Games put it in their identity (equality, hashing, ``params()``), so a checkpoint says
+        which environment model it was made with.
+        """
+        digest = hashlib.sha256()
+        for array in (self.chance_probs, self.reward_values, self.reward_probs):
+            # ``+ 0.0`` turns -0.0 into 0.0, which compares equal and must hash equal.
+            canonical = np.ascontiguousarray(array + 0.0, dtype="<f8")
+            digest.update(repr(canonical.shape).encode())
+            digest.update(canonical.tobytes())
+        return digest.hexdigest()
 
     def distance(self, other: EnvironmentModel) -> ModelDistance:
         """Total-variation distances to ``other``, per chance node and per terminal."""

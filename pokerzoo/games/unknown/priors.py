@@ -21,13 +21,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from pokerzoo.games.base import ConfigError
+from pokerzoo.games.base import ConfigError, check_number
 from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
 
 
 def _positive(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise ConfigError(f"{name} must be a positive number, got {value!r}")
+    check_number(name, value, 0.0, low_open=True)
 
 
 class Prior(ABC):
@@ -88,7 +87,11 @@ class PSRLCFRPrior(Prior):
     def __post_init__(self) -> None:
         _positive("concentration", self.concentration)
         _positive("reward_concentration", self.reward_concentration)
-        support = tuple(float(v) for v in self.reward_support)
+        if not isinstance(self.reward_support, tuple | list):
+            raise ConfigError(
+                f"reward_support must be a tuple of finite rewards, got {self.reward_support!r}"
+            )
+        support = tuple(check_number("each reward value", v) for v in self.reward_support)
         if len(support) < 1 or len(set(support)) != len(support):
             raise ConfigError(f"reward_support must list distinct values, got {support!r}")
         object.__setattr__(self, "reward_support", support)
@@ -144,7 +147,7 @@ def make_prior(spec: str | Mapping[str, Any] | Prior) -> Prior:
         raise ConfigError(f"prior must be a name, a dict or a Prior, got {spec!r}")
     params = dict(spec)
     name = params.pop("name", None)
-    cls = PRIORS.get(name)  # type: ignore[arg-type]
+    cls = PRIORS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ConfigError(f"unknown prior {name!r}; valid priors are {sorted(PRIORS)}")
     valid = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
