@@ -29,7 +29,7 @@ from pokerzoo.agents.cfr.full_width import CFR
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.evaluation import nash_conv
 from pokerzoo.evaluation.exact import uniform_policy_array
-from pokerzoo.evaluation.unknown import InteractionRunner
+from pokerzoo.evaluation.unknown import InteractionRunner, true_model_tree
 from pokerzoo.tree import build
 
 GAMES = {
@@ -44,7 +44,7 @@ def measure(name: str, params: dict, seed: int, cfr_iterations: int) -> dict[str
     """One d*: NashConv in d* of uniform, of CFR on the posterior mean after each budget, and
     of CFR on d*; also the posterior mean's average TV distance to d*."""
     game = load_game(name, seed=seed, **params)
-    true_tree = build(game)
+    true_tree = true_model_tree(game)  # the evaluator's tree of d* (build(game): prior mean)
     out = {"uniform": nash_conv(true_tree, uniform_policy_array(true_tree))}
     solver = CFR(game, tree=true_tree)
     solver.iterate(cfr_iterations)

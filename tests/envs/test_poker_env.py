@@ -88,12 +88,12 @@ def test_reset_reseeds_only_with_a_seed_and_ignores_unknown_options() -> None:
 class _HookedGame(type(load_game("kuhn_poker"))):
     """Kuhn with the hooks of an unknown-environment game (rigged chance, drawn rewards)."""
 
-    def __init__(self) -> None:
+    def __init__(self, resamples: int = 0) -> None:
         super().__init__()
-        self.resamples = 0
+        self.resamples = resamples
 
-    def resample_environment(self, rng: np.random.Generator) -> None:
-        self.resamples += 1
+    def with_resampled_environment(self, rng: np.random.Generator) -> _HookedGame:
+        return _HookedGame(self.resamples + 1)  # a new game: the old one is left alone
 
     def new_initial_state(self):
         state = super().new_initial_state()
@@ -116,13 +116,14 @@ def test_hooks_for_unknown_environment_games() -> None:
     game = _HookedGame()
     env = _PokerEnv(game, illegal_action="raise")
     env.reset(seed=0, options={"resample_environment": True})
-    assert game.resamples == 1
+    assert game.resamples == 0 and env.game is not game and env.game.resamples == 1
     assert env.game_state.private_cards() == [[2], [1]]  # dealt from chance_outcomes()
     env.step(0)
     env.step(0)
     assert env.rewards == {"player_0": 101.0, "player_1": -1.0}
+    resampled = env.game
     env.reset(options={"resample_environment": False})
-    assert game.resamples == 1
+    assert env.game is resampled
 
 
 def _random_hands(env: PokerEnv, hands: int, seed: int) -> int:
