@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import functools
 import sys
 import types
 import typing
@@ -157,8 +156,17 @@ def unknown_name(name: Any, valid: list[str], what: str, path: Path = ()) -> Con
     )
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
+    """The resolved annotations of ``cls`` (cached: configs are built in loops)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = _resolve_hints(cls)
+    return _HINTS[cls]
+
+
+def _resolve_hints(cls: type) -> dict[str, Any]:
     try:
         return typing.get_type_hints(cls)
     except (NameError, TypeError):
@@ -259,7 +267,7 @@ def _coerce_union(value: Any, args: tuple[Any, ...], name: str, path: Path) -> A
         try:
             return _coerce(value, member, name, path)
         except ConfigError as err:
-            if hasattr(err, "path") and err.path != path:  # type: ignore[attr-defined]
+            if getattr(err, "path", path) != path:
                 raise  # the member matched; a field inside it is wrong
             first = first or err
     raise _typed_error(name, path, _describe(args), value) from first

@@ -71,10 +71,10 @@ def test_wrong_types_are_refused_naming_the_field(values, message):
 
 
 def test_unknown_names_list_the_valid_ones_with_a_did_you_mean():
-    with pytest.raises(ConfigError, match=r"'sizse' \(did you mean 'sizes'\?\)") as err:
+    with pytest.raises(ConfigError, match=r"unknown parameter 'sizse' for Outer \(did you mean 'sizes'\?\)") as err:
         from_mapping(Outer, {"sizse": [1]})
     assert "valid parameters are ['inner', 'sizes', 'pair', 'flag', 'scale']" in str(err.value)
-    with pytest.raises(ConfigError, match=r"'rte' in inner \(did you mean 'rate'\?\)"):
+    with pytest.raises(ConfigError, match=r"'rte' for Inner in inner \(did you mean 'rate'\?\)"):
         from_mapping(Outer, {"inner": {"rte": 1.0}})
 
 
@@ -113,7 +113,7 @@ def test_make_agent_takes_flat_and_dotted_names():
 
 
 def test_nfsp_unknown_name_gives_did_you_mean():
-    with pytest.raises(ConfigError, match=r"'per_epss' \(did you mean 'per_eps'\?\)"):
+    with pytest.raises(ConfigError, match=r"'per_epss' for NFSP \(did you mean 'per_eps'\?\)"):
         NFSPConfig.from_params(replay="prioritized", per_epss=0.1)
     with pytest.raises(ConfigError, match=r"did you mean 'eps'"):
         NFSPConfig.from_params(**{"replay": "prioritized", "prioritized.epss": 0.1})

@@ -331,9 +331,14 @@ class StateArrays:
         self.states = states
         self._rng = rng
 
+    def _generator(self) -> np.random.Generator:
+        if self._rng is None:
+            raise RuntimeError("deal hands with reset_rows (or load a state) first")
+        return self._rng
+
     def _advance(self, state: State) -> None:
         while state.current_player() == CHANCE:
-            state.apply_action(sample_chance(state, self._rng))
+            state.apply_action(sample_chance(state, self._generator()))
 
     def current_player(self) -> np.ndarray:
         return np.fromiter((s.current_player() for s in self.states), np.int64, self.num_envs)
@@ -356,5 +361,5 @@ class StateArrays:
             self._advance(state)
             if state.current_player() == TERMINAL:
                 done[i] = True
-                out[i] = terminal_returns(state, self._rng)
+                out[i] = terminal_returns(state, self._generator())
         return done, out

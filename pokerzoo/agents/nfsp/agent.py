@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import torch
@@ -84,7 +84,9 @@ class NFSP(Agent):
             for s in seeds[:-1]
         ]
         # The UCT best response searches from the hands' ``State`` objects.
-        backend = "state" if self.config.best_response_kind == "uct" else "auto"
+        backend: Literal["auto", "state"] = (
+            "state" if self.config.best_response_kind == "uct" else "auto"
+        )
         self.env = VectorPokerEnv(game, self.config.num_envs, backend=backend)
         self.reward_scale = self.config.reward_scale
         if self.reward_scale is None:

@@ -62,7 +62,7 @@ class SelfPlay:
         self.current = self.env.reset(seed=seed)
         self.has_last[:] = False
         self.reward[:] = 0.0
-        self.best_mode = self.rng.random(self.best_mode.shape) < self.eta
+        self.best_mode[:] = self.rng.random(self.best_mode.shape) < self.eta
 
     def state_dict(self) -> dict[str, np.ndarray]:
         """The hands in flight as this recorder sees them (copies): each seat's pending
