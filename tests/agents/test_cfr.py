@@ -100,5 +100,5 @@ def test_checkpoint_resume_continues_exactly(tmp_path):
 def test_registry_errors_name_what_is_allowed():
     with pytest.raises(ConfigError, match="valid agents are"):
         make_agent("cfr++", load_game("kuhn_poker"))
-    with pytest.raises(ConfigError, match="valid are .*regret_matching_plus"):
+    with pytest.raises(ConfigError, match="valid parameters are .*regret_matching_plus"):
         make_agent("cfr", load_game("kuhn_poker"), learning_rate=0.1)

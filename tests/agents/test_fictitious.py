@@ -114,7 +114,7 @@ def test_ties_and_belief_modes_are_parameters():
     assert solver.config.ties == "uniform" and solver.config.beliefs == "uniform"
     with pytest.raises(ConfigError, match="continuation"):
         FPConfig(continuation="optimal")
-    with pytest.raises(ConfigError, match="valid are"):
+    with pytest.raises(ConfigError, match="valid parameters are"):
         make_agent("gxfp", load_game("kuhn_poker"), stepsize=0.1)
 
 

@@ -70,7 +70,7 @@ def test_config_is_validated():
         MCCFRConfig(exploration=0.0)
     with pytest.raises(ConfigError, match="sampling"):
         MCCFRConfig(sampling="chance")
-    with pytest.raises(ConfigError, match="valid are"):
+    with pytest.raises(ConfigError, match="valid parameters are"):
         make_agent("mccfr-es", load_game("kuhn_poker"), epsilon=0.3)
     solver = make_agent("mccfr-os", load_game("kuhn_poker"), exploration=0.1)
     assert solver.config.exploration == 0.1
