@@ -77,7 +77,7 @@ class UnknownPokerEnv(PokerEnv):
         # Private: agents get the view; evaluators use pokerzoo.evaluation.unknown.
         self._environment: UnknownPokerGame = environment
         self.game = environment.agent_view()
-        self.episode_info = bool(episode_info)
+        self.episode_info: bool = bool(episode_info)
         self._paid: list[float] | None = None
 
     def _sample_chance(self, state: State) -> int:

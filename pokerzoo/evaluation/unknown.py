@@ -42,7 +42,7 @@ from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, u
 from pokerzoo.games.base import Game
 from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
-from pokerzoo.policy import as_state_policy
+from pokerzoo.policy import StatePolicy, as_state_policy
 from pokerzoo.tree.game_tree import GameTree, build
 
 DEFAULT_MAX_NODES = 20_000_000
@@ -174,8 +174,8 @@ class TreeEpisodeSampler:
             h = (*histories[int(tree.parent[node])], int(tree.action[node]))
             histories[node] = h
             self.slot_of_node[node] = structure.edge_index.get(h, -1)
-        for node in np.flatnonzero(tree.num_children == 0):
-            self.terminal_of_node[node] = structure.terminal_index[histories[node]]
+        for leaf in np.flatnonzero(tree.num_children == 0):
+            self.terminal_of_node[leaf] = structure.terminal_index[histories[leaf]]
         self._max_children = int(tree.num_children.max())
 
     def sample(
@@ -318,6 +318,7 @@ class InteractionRunner:
     ) -> EpisodeBatch:
         game, rng = self.game, self.rng
         n = game.num_players
+        seats: list[StatePolicy | None]
         if policies is None:
             seats = [None] * n
         elif isinstance(policies, list | tuple):
@@ -333,10 +334,11 @@ class InteractionRunner:
                     state.apply_action(state.sample_chance_outcome(rng))
                     continue
                 legal = state.legal_actions()
-                if seats[p] is None:
+                seat = seats[p]
+                if seat is None:
                     state.apply_action(legal[int(rng.integers(len(legal)))])
                     continue
-                probs = seats[p].action_probabilities(state)
+                probs = seat.action_probabilities(state)
                 actions = list(probs)
                 weights = np.asarray([probs[a] for a in actions], dtype=np.float64)
                 pick = int(rng.choice(len(actions), p=weights / weights.sum()))

@@ -310,3 +310,20 @@ def test_train_solves_the_prior_mean_and_scores_in_d_star(tmp_path) -> None:
     assert summary["exploitability"] != pytest.approx(
         exploitability(build(game), solver.average_policy())
     )
+
+
+def test_a_checkpoint_records_the_environment_model(tmp_path) -> None:
+    """A solver's checkpoint on an environment game names its model: it loads into a solver on
+    an equal game and refuses one whose environment was resampled."""
+    from pokerzoo.errors import CheckpointError
+
+    game = load_game("unknown_leduc_holdem", base={"num_ranks": 3, "raise_sizes": [2, 4]}, seed=1)
+    solver = CFRPlus(game)
+    solver.iterate(3)
+    solver.save(tmp_path / "ck")
+    same = CFRPlus(load_game(game.name, **game.params()))
+    same.load(tmp_path / "ck")
+    np.testing.assert_array_equal(same.regrets, solver.regrets)
+    resampled = CFRPlus(game.with_resampled_environment(np.random.default_rng(0)))
+    with pytest.raises(CheckpointError, match="model_fingerprint"):
+        resampled.load(tmp_path / "ck")

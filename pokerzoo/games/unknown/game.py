@@ -456,8 +456,8 @@ class UnknownPokerGame(UnknownGameBase):
             return True
         return (
             type(other) is type(self)
-            and other.config == self.config  # type: ignore[attr-defined]
-            and other.model_fingerprint == self.model_fingerprint  # type: ignore[attr-defined]
+            and other.config == self.config
+            and other.model_fingerprint == self.model_fingerprint
         )
 
     def __hash__(self) -> int:
@@ -494,7 +494,8 @@ class AgentGameView(UnknownGameBase):
     def __init__(self, game: UnknownPokerGame) -> None:
         # Copy the public parts only: the view must not lead back to the environment.
         object.__setattr__(self, "name", game.name)
-        self.config = AgentViewConfig(game.config.base, game.prior)
+        base = game.config.base  # normalised by UnknownConfig: a name, sorted pairs or None
+        self.config = AgentViewConfig(base if not isinstance(base, Mapping) else None, game.prior)
         self.base_game = game.base_game
         self.structure = game.structure
         self.prior = game.prior
@@ -555,8 +556,8 @@ class AgentGameView(UnknownGameBase):
         return (
             type(other) is type(self)
             and other.name == self.name
-            and other.config == self.config  # type: ignore[attr-defined]
-            and other._model.fingerprint == self._model.fingerprint  # type: ignore[attr-defined]
+            and other.config == self.config
+            and other._model.fingerprint == self._model.fingerprint
         )
 
     def __hash__(self) -> int:

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pokerzoo.games.base import CHANCE, TERMINAL, Game, check_tree_size
+from pokerzoo.games.base import CHANCE, TERMINAL, Game, State, check_tree_size
 
 History = tuple[int, ...]
 MAX_STRUCTURE_HISTORIES = 2_000_000
@@ -69,7 +69,7 @@ class ModelStructure:
         terminals: list[History] = []
         returns: list[list[float]] = []
         # Depth-first with an explicit stack: trees of Leduc(5) are ~15k histories deep-free.
-        stack = [((), base_game.new_initial_state())]
+        stack: list[tuple[History, State]] = [((), base_game.new_initial_state())]
         while stack:
             history, state = stack.pop()
             player = state.current_player()
