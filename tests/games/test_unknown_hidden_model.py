@@ -310,6 +310,14 @@ def test_train_solves_the_prior_mean_and_scores_in_d_star(tmp_path) -> None:
     assert summary["exploitability"] != pytest.approx(
         exploitability(build(game), solver.average_policy())
     )
+    # Asked for the oracle, the learner gets the environment game and solves d* (with a warning).
+    oracle_config = dataclasses.replace(
+        config, agent_params={"oracle": True}, out=str(tmp_path / "oracle")
+    )
+    with pytest.warns(UserWarning, match="oracle"):
+        oracle = train(oracle_config, progress=False)
+    assert oracle["solves"] == "the true model d* (oracle)"
+    assert oracle["exploitability"] < 0.5 * summary["exploitability"]
 
 
 def test_a_checkpoint_records_the_environment_model(tmp_path) -> None:

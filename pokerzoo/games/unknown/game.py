@@ -349,6 +349,7 @@ class UnknownPokerGame(UnknownGameBase):
     def __init__(
         self,
         config: UnknownConfig | None = None,
+        *,
         model_fingerprint: str | None = None,
         **params: Any,
     ) -> None:
