@@ -8,14 +8,20 @@ What agents see and what stays hidden (see ``pokerzoo.games.unknown``):
 * ``env.game_state`` is a state of that view: the hand's history and information, but
   ``chance_outcomes()`` are the believed model's and, at the end of a hand, ``returns()`` are
   the rewards the hand actually paid (never d*'s expected payoff).
-* The environment itself (the game ``load_game`` returns, holding d*) is private to the env,
-  which deals chance outcomes from ``c*`` and draws rewards from ``r*`` in ``PokerEnv``'s hooks
-  (``_sample_chance``, ``_terminal_returns``) with the env's Generator. Evaluators reach it
-  through ``pokerzoo.evaluation.unknown`` (``environment_of(env)``, ``true_model_of(env)``).
+* The env deals chance outcomes from ``c*`` and draws rewards from ``r*`` in ``PokerEnv``'s
+  hooks (``_sample_chance``, ``_terminal_returns``) with the env's Generator, through the
+  ``EnvironmentSampler`` of a private interaction view (``game.interaction_view()``): every
+  draw is counted on ``env.interactions`` (an ``InteractionCounter``: ``episodes`` = hands
+  paid). ``env.game`` is the plain view either way, so reading ``env.game`` never samples.
+* The env is built from the environment game (what ``load_game`` returns, kept private; then
+  evaluators reach d* through ``pokerzoo.evaluation.unknown``: ``environment_of(env)``,
+  ``true_model_of(env)``) or from an interaction view (an agent's own env: it plays the
+  environment but nothing in it, evaluators' entry points included, reads d*).
 * ``reset(options={"resample_environment": True})`` draws a new d*: the env rebinds its private
-  environment to ``environment.with_resampled_environment(rng)``. Games are immutable, so a
-  ``copy.deepcopy`` of the env, hands already dealt and anyone holding the old game keep the old
-  model; ``env.game`` (the view) stays the same object, since nothing in it depends on d*.
+  environment to ``environment.with_resampled_environment(rng)`` (and its interaction view to
+  the same draw; the counter carries on). Games are immutable, so a ``copy.deepcopy`` of the
+  env, hands already dealt and anyone holding the old game keep the old model; ``env.game``
+  (the view) stays the same object, since nothing in it depends on d*.
 
 Observations and the infos ``PokerEnv`` writes are the base game's: nothing of d* is in them.
 
@@ -39,19 +45,21 @@ from pokerzoo.envs.poker_env import ENV_OPTIONS, IllegalActionMode, PokerEnv, ma
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame, UnknownState
+from pokerzoo.games.unknown.sampler import InteractionCounter
 
 
 class UnknownPokerEnv(PokerEnv):
     """``PokerEnv`` over an unknown-environment game, with end-of-hand episode reports.
 
     Args:
-        game: an unknown-environment game (what ``load_game`` returns) or its registered name.
+        game: an unknown-environment game (what ``load_game`` returns), its registered name,
+            or an interaction view (``game.interaction_view()``).
         render_mode, illegal_action, illegal_reward: as for ``PokerEnv``.
         episode_info: report each finished hand in the agents' infos (see the module doc).
 
     Raises:
-        ConfigError: if ``game`` is not an unknown-environment game (an agent's view cannot
-            deal: it has no d*).
+        ConfigError: if ``game`` is none of these (a plain agent's view cannot deal: it can
+            neither read nor sample d*).
     """
 
     game: AgentGameView
@@ -66,34 +74,54 @@ class UnknownPokerEnv(PokerEnv):
     ) -> None:
         super().__init__(game, render_mode, illegal_action, illegal_reward)
         EzPickle.__init__(self, game, render_mode, illegal_action, illegal_reward, episode_info)
-        environment = self.game
-        if not isinstance(environment, UnknownPokerGame):
+        source = self.game
+        # Private: agents get the plain view; evaluators use pokerzoo.evaluation.unknown.
+        self._environment: UnknownPokerGame | None
+        self._interaction: AgentGameView
+        if isinstance(source, UnknownPokerGame):
+            self._environment = source
+            self._interaction = source.interaction_view()
+        elif isinstance(source, AgentGameView) and source.interactive:
+            self._environment = None  # an agent's env: it samples d* but cannot read it
+            self._interaction = source
+        else:
             what = (
-                "an agent's view, which cannot deal (it holds no d*); pass the game load_game "
-                "returns" if isinstance(environment, AgentGameView)
+                "a plain agent's view, which cannot deal (it can neither read nor sample d*); "
+                "pass the game load_game returns or its interaction_view()"
+                if isinstance(source, AgentGameView)
                 else "not an unknown-environment game"
             )
-            raise ConfigError(f"{environment!r} is {what}")
-        # Private: agents get the view; evaluators use pokerzoo.evaluation.unknown.
-        self._environment: UnknownPokerGame = environment
-        self.game = environment.agent_view()
+            raise ConfigError(f"{source!r} is {what}")
+        self.game = self._interaction.agent_view()
         self.episode_info: bool = bool(episode_info)
         self._paid: list[float] | None = None
 
+    @property
+    def interactions(self) -> InteractionCounter:
+        """The counter of the env's draws from d* (``episodes``: hands paid)."""
+        return self._interaction.sampler.counter
+
     def _sample_chance(self, state: State) -> int:
-        # The hand's state is a state of the view (no d*): the env deals from c* itself.
-        return self._environment.true_model.sample_chance(state.history(), self.np_random)
+        # The hand's state is a state of the plain view: the env samples c* for it.
+        return self._interaction.sampler.sample_chance_outcome(state, self.np_random)
 
     def _terminal_returns(self, state: State) -> list[float]:
         assert isinstance(state, UnknownState)
-        model = self._environment.true_model
-        paid = [float(r) for r in model.sample_returns(state.terminal_index(), self.np_random)]
+        paid = self._interaction.sampler.sample_payoff(state, self.np_random)
         state.record_paid(paid)  # env.game_state.returns() reports what was paid
         self._paid = paid
         return paid
 
     def _resample_environment(self, rng: np.random.Generator) -> None:
+        counter = self.interactions
+        if self._environment is None:
+            self._interaction = self._interaction.with_resampled_environment(rng)
+            self._ezpickle_args = (self._interaction, *self._ezpickle_args[1:])
+            return
         self._environment = self._environment.with_resampled_environment(rng)
+        self._interaction = self._environment.interaction_view(
+            self._interaction.believed_model, self._interaction.model_source, counter
+        )
         # Pickling rebuilds the env from its constructor arguments: keep them describing the
         # environment it plays in now.
         self._ezpickle_args = (self._environment, *self._ezpickle_args[1:])

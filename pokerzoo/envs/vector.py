@@ -8,6 +8,14 @@ same-step autoreset).
 
 The Kuhn and Leduc families run on a vectorised numpy representation (hundreds of thousands
 of decisions per second); any other game runs on ``State`` objects (same API, Python speed).
+
+Unknown-environment games (``pokerzoo.games.unknown``): built from the environment game or
+from an interaction view (``game.interaction_view()``, what ``train.py`` hands NFSP), the env
+deals and pays by *sampling* d* through the view's ``EnvironmentSampler`` (counted on
+``venv.interactions``); built from a plain agent's view, it deals and pays from that view's
+believed model (a simulation of the belief). Either way ``venv.game`` is the plain view (no
+sampler, no d*), and the states of ``venv.states`` answer ``chance_outcomes()`` and
+``returns()`` from the believed model.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from pokerzoo.games.base import Game, IllegalActionError
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
 from pokerzoo.games.registry import load_game
+from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
+from pokerzoo.games.unknown.sampler import InteractionCounter
 
 
 class VectorStep(NamedTuple):
@@ -75,6 +85,9 @@ class VectorPokerEnv:
             game = load_game(game)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if isinstance(game, UnknownPokerGame):
+            # Deal through a sampler of d*, so the hands' states hold no readable d*.
+            game = game.interaction_view()
         # Exact types only: subclasses (e.g. unknown-environment games) change chance/rewards.
         arrays = {LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays}.get(type(game))
         if backend == "arrays" and arrays is None:
@@ -85,9 +98,9 @@ class VectorPokerEnv:
             self._b: LeducArrays | KuhnArrays | StateArrays = StateArrays(game, num_envs)
         else:
             self._b = arrays(game, num_envs)
-        # Unknown-environment games: the backend deals from d*, users see the agent's view.
-        view = getattr(game, "agent_view", None)
-        self.game = view() if view is not None else game
+        # Unknown-environment games: the backend samples d* (interaction view) or simulates
+        # the belief (plain view); users see the plain view, which never samples.
+        self.game = game.agent_view() if isinstance(game, AgentGameView) else game
         self.num_envs = num_envs
         self.num_players = game.num_players
         self.num_actions = game.num_distinct_actions
@@ -105,7 +118,8 @@ class VectorPokerEnv:
 
         ``resample_environment`` rebinds the backend's game to
         ``game.with_resampled_environment(rng)`` first when the game has it (a new hidden model
-        for unknown-environment games; games are immutable), as ``PokerEnv.reset`` does.
+        for unknown-environment games, sampled through a new interaction view counting on the
+        same counter; games are immutable), as ``PokerEnv.reset`` does; a no-op otherwise.
         """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -115,6 +129,16 @@ class VectorPokerEnv:
         self._b.reset_rows(np.arange(self.num_envs), self._rng)
         self._started = True
         return self._turn()
+
+    @property
+    def interactions(self) -> InteractionCounter | None:
+        """For an env that samples an unknown environment, the counter of its draws from d*
+        (``episodes``: hands paid; shared with the interaction view it deals through); else
+        ``None``."""
+        game = self._b.game
+        if isinstance(game, AgentGameView) and game.interactive:
+            return game.sampler.counter
+        return None
 
     def _turn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         player = self._b.current_player().copy()

@@ -293,7 +293,8 @@ class KuhnArrays:
 
 
 class StateArrays:
-    """Generic backend over ``State`` objects: any game, with the env's sampling hooks."""
+    """Generic backend over ``State`` objects: any game, with the env's sampling hooks (for an
+    unknown game's interaction view they sample d* through the view's sampler)."""
 
     def __init__(self, game: Game, num_envs: int) -> None:
         self.game = game

@@ -60,7 +60,8 @@ def environment_of(source: object) -> UnknownPokerGame:
             ``UnknownPokerEnv``, also behind wrappers with ``unwrapped``).
 
     Raises:
-        HiddenModelError: for an ``AgentGameView`` (it holds no d*).
+        HiddenModelError: for an ``AgentGameView`` (it holds no d*) or an env built from an
+            interaction view.
         ConfigError: for anything else.
     """
     if isinstance(source, UnknownPokerGame):
@@ -75,6 +76,11 @@ def environment_of(source: object) -> UnknownPokerGame:
     environment = getattr(env, "_environment", None)
     if isinstance(environment, UnknownPokerGame):
         return environment
+    if isinstance(getattr(env, "game", None), AgentGameView):
+        raise HiddenModelError(
+            f"{type(env).__name__} was built from an agent's interaction view: it samples d* "
+            "but holds no readable d*; pass the game load_game returned"
+        )
     raise ConfigError(
         f"expected an unknown-environment game (load_game('unknown_...')) or an unknown env, "
         f"got {type(source).__name__}"

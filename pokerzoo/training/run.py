@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import tomllib
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,18 +23,20 @@ from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.config import from_mapping
+from pokerzoo.errors import TreeTooLargeError
+from pokerzoo.evaluation.exact import tabularize
+from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
+from pokerzoo.games.unknown import AgentGameView, agent_facing
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
     ExploitabilityCallback,
     MetricCallback,
     MetricsLogger,
-    evaluated_policy,
 )
 from pokerzoo.training.loop import Budget, Callback, Trainer
-from pokerzoo.tree.game_tree import GameTree, build
-from pokerzoo.tree.tabular_policy import TabularPolicy
+from pokerzoo.tree.game_tree import GameTree
 
 MAX_TREE_NODES = 5_000_000
 """Games with more histories than this are measured by matches instead of exact evaluation."""
@@ -110,13 +113,24 @@ def _flag_for(units_name: str) -> str:
 
 
 DEFAULT_UNITS = {"iterations": 20_000, "episodes": 100_000, "rounds": 2_000}
+SAMPLING_UNITS = ("episodes", "rounds")
+"""Units of learners that learn by playing: on an unknown-environment game they get an
+interaction view (samples of d*), not the believed model."""
 
 
 def try_build_tree(game: Game) -> GameTree | None:
-    """The game's tree, or ``None`` when it is too big to hold (hold'em)."""
+    """The game's tree, or ``None`` (with a warning) when it has more than ``MAX_TREE_NODES``
+    histories (hold'em). Any other error of the build is a broken game and propagates: a
+    silent switch from exact exploitability to matches would change what a run measures."""
     try:
-        return build(game, max_nodes=MAX_TREE_NODES)
-    except ValueError:
+        # Unknown-environment games are scored in their true model d* (evaluator side).
+        return evaluation_tree(game, max_nodes=MAX_TREE_NODES)
+    except TreeTooLargeError as exc:
+        warnings.warn(
+            f"{exc}. Exact exploitability is replaced by matches (bb/100 against a random "
+            "player); score a local best response with pokerzoo.evaluation.lbr",
+            stacklevel=2,
+        )
         return None
 
 
@@ -129,7 +143,14 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         units = DEFAULT_UNITS.get(spec.units, 10_000)
     budget = Budget(units=units, seconds=config.seconds)
     out = Path(config.out)
-    agent = make_agent(config.agent, game, seed=config.seed, **config.agent_params)
+    # Learners get no hidden model: an unknown game's agent view, unless asked for the oracle.
+    # Sample-based learners get an interaction view: they play d* (sampled, counted), solvers
+    # solve the believed model.
+    learner = (
+        game if config.agent_params.get("oracle")
+        else agent_facing(game, interactive=spec.units in SAMPLING_UNITS)
+    )
+    agent = make_agent(config.agent, learner, seed=config.seed, **config.agent_params)
     resumed = _prepare_folder(out, config, agent)
 
     period = config.eval_every or max(1, (units or 20_000) // 20)
@@ -147,15 +168,19 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "agent": config.agent,
         "game": repr(game),
+        # Unknown-environment games: which model a tabular solver solved (prior mean, oracle d*).
+        **({"solves": solves} if (solves := getattr(agent, "solves", None)) else {}),
+        # Learners that play an unknown environment: hands they were paid in it this run.
+        **({"interactions_this_run": learner.sampler.episodes}
+           if isinstance(learner, AgentGameView) and learner.interactive else {}),
         "units": spec.units,
         "iterations_done": agent.iteration,
         "seconds_this_run": round(trainer.elapsed, 3),
         "resumed": resumed,
         **trainer.metrics,
     }
-    policy = evaluated_policy(agent)
-    if isinstance(policy, TabularPolicy):
-        policy.save(out / "policy.npz")
+    if tree is not None:  # what evaluate.py scores: agent.policy() on the game's tree
+        tabularize(tree, agent.policy()).save(out / "policy.npz")
     _write_json(out / "summary.json", summary)
     return summary
 
@@ -164,7 +189,7 @@ def _match_metric(game: Game, config: RunConfig):
     from pokerzoo.evaluation.matches import versus_random
 
     def metric(agent: Agent) -> dict[str, float]:
-        result = versus_random(game, evaluated_policy(agent), config.eval_hands, config.seed)
+        result = versus_random(game, agent.policy(), config.eval_hands, config.seed)
         return {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
 
     return metric

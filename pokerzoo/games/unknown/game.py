@@ -4,7 +4,7 @@
 model ``d* = (c*, r*)`` from the prior with ``seed``. The rules, information states and
 observations are the base game's; only chance probabilities and rewards change.
 
-Two objects, two audiences:
+Two objects, three roles:
 
 * ``UnknownPokerGame`` (what ``load_game`` returns) *is the environment*. Its states deal from
   ``c*`` (``chance_outcomes()``, ``sample_chance_outcome(rng)``), report ``r*``'s expected
@@ -13,12 +13,31 @@ Two objects, two audiences:
   ``pokerzoo.evaluation.unknown`` (``true_model_of``, ``true_model_tree``,
   ``exploitability_in_true_model``).
 * ``AgentGameView`` (``game.agent_view()``: the ``env.game`` of the unknown envs, and what
-  ``train.py`` hands a learner) is what an agent may know: the base game's rules, the
+  ``train.py`` hands a full-width solver) is what an agent may know: the base game's rules, the
   ``ModelStructure``, the prior and a *believed* model (the prior mean, unless it is given
   another, e.g. a posterior mean). Its states deal and pay with the believed model, so trees
   and full-width solvers built on it solve the believed model. Asking it for ``true_model``
   raises ``HiddenModelError``. It keeps no reference to the environment, nor the environment's
-  seed or fingerprint (either would rebuild d* with ``load_game``).
+  seed or fingerprint (either would rebuild d*).
+* An *interaction view* (``game.interaction_view()``: what ``train.py`` hands a sample-based
+  learner such as NFSP, and what the unknown envs deal through) is an ``AgentGameView`` that
+  may also *play* the environment: it carries an ``EnvironmentSampler``, which draws deals and
+  payoffs from d* and counts them, but has no way to read d* back.
+
+What each call on a state of an interaction view reads:
+
+* ``state.chance_outcomes()``: the believed model (probabilities an agent may know);
+* ``state.returns()`` at the end: the believed model's expected payoff (or what the env
+  recorded as paid, ``record_paid``);
+* ``state.sample_chance_outcome(rng)``: **samples the environment**, a deal drawn from ``c*``;
+* ``state.sample_returns(rng)``: **samples the environment**, a payoff drawn from ``r*``;
+* ``tree.build(view)``, solvers, searches over ``chance_outcomes()``: the believed model.
+
+A plain view's ``sample_*`` calls draw from its believed model (a simulation of what it
+believes). Every draw from d* is counted on the view's ``sampler.counter``
+(``InteractionCounter``: ``episodes``, one per payoff drawn, i.e. per finished hand, as
+``pokerzoo.evaluation.unknown.InteractionRunner`` counts; ``chance_draws``). Interaction views
+cannot be pickled (a pickle would write d* out); ``copy``/``deepcopy`` share them.
 
 Games are immutable: ``game.with_resampled_environment(rng)`` returns a new game with a new d*,
 ``game.with_model(m)`` a game whose states deal and pay with ``m``; assigning an attribute
@@ -35,8 +54,15 @@ for either object: d* is never compiled implicitly (pass ``model=``).
 >>> game == load_game("unknown_kuhn_poker", seed=3)
 True
 >>> view = game.agent_view()
->>> view.model_source, hasattr(view, "true_model")
-('prior mean', False)
+>>> view.model_source, hasattr(view, "true_model"), view.interactive
+('prior mean', False, False)
+>>> play = game.interaction_view()
+>>> state = play.new_initial_state()
+>>> state.chance_outcomes() == view.new_initial_state().chance_outcomes()  # believed model
+True
+>>> card = state.sample_chance_outcome(np.random.default_rng(0))  # drawn from d*
+>>> play.sampler.counter
+InteractionCounter(episodes=0, chance_draws=1)
 """
 
 from __future__ import annotations
@@ -63,6 +89,7 @@ from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.games.registry import load_game, register_game
 from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
 from pokerzoo.games.unknown.priors import Prior, make_prior
+from pokerzoo.games.unknown.sampler import EnvironmentSampler, InteractionCounter
 
 # ---------------------------------------------------------------------------------------------
 # Config
@@ -116,12 +143,14 @@ class UnknownState(State):
     """A history of the base game, with chance and rewards from one environment model.
 
     States of an ``UnknownPokerGame`` use d*; states of an ``AgentGameView`` use its believed
-    model. ``paid`` (``record_paid``; the unknown envs record it on the states they deal) is
-    what the hand actually paid: ``returns()`` reports it at the end instead of the model's
-    expectation.
+    model, except that the ``sample_*`` draws of an interaction view's states sample the
+    environment through the view's ``EnvironmentSampler`` (see the module doc). ``paid``
+    (``record_paid``; the unknown envs record it on the states they deal) is what the hand
+    actually paid: ``returns()`` reports it at the end instead of the model's expectation.
     """
 
     __slots__ = ("game", "_base", "_history", "_model", "_paid")
+    game: UnknownGameBase
 
     def __init__(
         self,
@@ -150,7 +179,11 @@ class UnknownState(State):
         return self._model.chance_outcomes(self._history)
 
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
-        """A chance outcome drawn from the model with ``rng`` (the env's hook)."""
+        """A chance outcome drawn with ``rng`` (the env's hook): from the environment's ``c*``
+        for a state of an interaction view (counted on its sampler), else from the model."""
+        sampler = self.game._sampler
+        if sampler is not None:
+            return sampler.sample_chance_outcome(self, rng)
         return self._model.sample_chance(self._history, rng)
 
     def _apply(self, action: int) -> None:
@@ -176,7 +209,12 @@ class UnknownState(State):
         return [float(r) for r in self._model.expected_returns[self.terminal_index()]]
 
     def sample_returns(self, rng: np.random.Generator) -> list[float]:
-        """Payoffs drawn from the terminal's reward distribution with ``rng`` (the env's hook)."""
+        """Payoffs drawn with ``rng`` (the env's hook): from the environment's ``r*`` for a
+        state of an interaction view (one episode on its sampler's counter), else from the
+        terminal's reward distribution in the model."""
+        sampler = self.game._sampler
+        if sampler is not None:
+            return sampler.sample_payoff(self, rng)
         return [float(r) for r in self._model.sample_returns(self.terminal_index(), rng)]
 
     def information_state_key(self, player: int | None = None) -> Hashable:
@@ -235,6 +273,8 @@ class UnknownGameBase(Game):
     structure: ModelStructure
     prior: Prior
     _model: EnvironmentModel
+    _sampler: EnvironmentSampler | None = None
+    """The environment sampler of an interaction view; ``None`` for every other game."""
     _CORE: ClassVar[tuple[str, ...]] = ("config", "base_game", "structure", "prior", "_model")
 
     # Immutability ---------------------------------------------------------------------------
@@ -437,6 +477,28 @@ class UnknownPokerGame(UnknownGameBase):
     def _prior_view(self) -> AgentGameView:
         return AgentGameView(self)
 
+    def interaction_view(
+        self,
+        model: EnvironmentModel | None = None,
+        source: str | None = None,
+        counter: InteractionCounter | None = None,
+    ) -> AgentGameView:
+        """An agent's view that may also play this environment (see the module doc): its
+        states answer ``chance_outcomes()`` and ``returns()`` from the believed model, but
+        ``sample_chance_outcome(rng)`` and ``sample_returns(rng)`` draw from d* through
+        ``view.sampler``, which counts every draw and cannot be read.
+
+        Args:
+            model, source: the believed model and what it is (as for ``agent_view``).
+            counter: the ``InteractionCounter`` to count on (a new one if ``None``; pass an
+                earlier view's ``sampler.counter`` to keep counting across environments).
+
+        Each call makes a new sampler: views of separate calls count separately and do not
+        compare equal.
+        """
+        view = self.agent_view(model, source)
+        return view._replace(_sampler=EnvironmentSampler(self._model, self.prior, counter))
+
     # Identity ------------------------------------------------------------------------------------
 
     def params(self) -> dict[str, Any]:
@@ -485,12 +547,18 @@ class AgentGameView(UnknownGameBase):
     (``believed_model``; the prior mean unless given another), but not d*: its states deal
     and pay with the believed model, ``tree.build(view)`` compiles the believed model, and
     ``view.true_model`` raises ``HiddenModelError``. Views are immutable and compare equal
-    when their base, prior and believed model are equal.
+    when their base, prior and believed model are equal and they sample the same environment
+    (interaction views: the same ``sampler``) or none (plain views).
+
+    An interaction view (``UnknownPokerGame.interaction_view()``; ``interactive`` is true) also
+    carries ``sampler``, an ``EnvironmentSampler``: its states' ``sample_chance_outcome`` and
+    ``sample_returns`` draw from d* (counted on ``sampler.counter``), while everything that
+    reads probabilities or expectations still reads the believed model.
     """
 
     config_class = AgentViewConfig
     config: AgentViewConfig
-    _CORE = (*UnknownGameBase._CORE, "name", "model_source")
+    _CORE = (*UnknownGameBase._CORE, "name", "model_source", "_sampler")
 
     def __init__(self, game: UnknownPokerGame) -> None:
         # Copy the public parts only: the view must not lead back to the environment.
@@ -502,6 +570,7 @@ class AgentGameView(UnknownGameBase):
         self.prior = game.prior
         self._model = game.prior_mean_model
         self.model_source = "prior mean"
+        self._sampler = None
         self._freeze()
 
     @property
@@ -516,11 +585,52 @@ class AgentGameView(UnknownGameBase):
 
     @property
     def believed_model(self) -> EnvironmentModel:
-        """The model this view's states deal and pay with."""
+        """The model this view's states deal and pay with (and an interaction view's states
+        answer ``chance_outcomes()`` and ``returns()`` from)."""
         return self._model
+
+    @property
+    def interactive(self) -> bool:
+        """Whether this view can sample the environment (an interaction view)."""
+        return self._sampler is not None
+
+    @property
+    def sampler(self) -> EnvironmentSampler:
+        """The ``EnvironmentSampler`` of an interaction view (draws from d*, counts them).
+
+        Raises:
+            HiddenModelError: for a plain view, which cannot sample the environment.
+        """
+        if self._sampler is None:
+            raise HiddenModelError(
+                f"this view of {self.name} cannot sample the environment; learners that play "
+                "it get game.interaction_view() from the environment game"
+            )
+        return self._sampler
+
+    @property
+    def with_resampled_environment(self) -> Any:
+        """For an interaction view, ``f(rng)``: the same view sampling a new environment drawn
+        from the prior with ``rng`` (the draw of ``UnknownPokerGame.with_resampled_environment``),
+        counting on the same counter. A plain view has no environment: the attribute raises
+        ``HiddenModelError`` (an ``AttributeError``, so ``getattr(view, name, None)`` is None
+        and the envs' resampling is a no-op for it)."""
+        sampler = self._sampler
+        if sampler is None:
+            raise HiddenModelError(
+                f"a plain view of {self.name} has no environment to resample; resample the "
+                "environment game or an interaction view"
+            )
+
+        def resample(rng: np.random.Generator) -> AgentGameView:
+            return self._replace(_sampler=sampler.resampled(rng))
+
+        return resample
 
     def with_model(self, model: EnvironmentModel, source: str | None = None) -> AgentGameView:
         """A view believing ``model`` (``source`` says what it is, e.g. ``"posterior mean"``).
+
+        An interaction view stays one: it samples the same environment.
 
         Raises:
             ConfigError: if ``model`` is not an ``EnvironmentModel`` of this base game.
@@ -535,21 +645,30 @@ class AgentGameView(UnknownGameBase):
     def agent_view(
         self, model: EnvironmentModel | None = None, source: str | None = None
     ) -> AgentGameView:
-        """This view, or one believing ``model`` (as ``UnknownPokerGame.agent_view``)."""
-        return self if model is None else self.with_model(model, source)
+        """The plain view (no sampler) believing ``model`` (``None``: this view's believed
+        model); a plain view returns itself. Trees, and states handed to policies by
+        evaluators, use it, so they never sample the environment."""
+        plain = self if self._sampler is None else self._replace(_sampler=None)
+        return plain if model is None else plain.with_model(model, source)
 
     def params(self) -> dict[str, Any]:
-        """Base, prior and what the view believes: the prior mean, or a model's fingerprint."""
+        """Base, prior and what the view believes: the prior mean, or a model's fingerprint;
+        ``"interaction": True`` for an interaction view."""
         out = self.config.to_dict()
         if self.model_source == "prior mean":
             out["believed_model"] = "prior mean"
         else:
             out["believed_model"] = f"{self.model_source} {self._model.fingerprint}"
+        if self._sampler is not None:
+            out["interaction"] = True
         return out
 
     def __repr__(self) -> str:
         base = self.config.to_dict()["base"]
-        return f"AgentGameView({self.name}, base={base!r}, believes the {self.model_source})"
+        plays = ", samples the environment" if self._sampler is not None else ""
+        return (
+            f"AgentGameView({self.name}, base={base!r}, believes the {self.model_source}{plays})"
+        )
 
     def __eq__(self, other: object) -> bool:
         if other is self:
@@ -559,16 +678,23 @@ class AgentGameView(UnknownGameBase):
             and other.name == self.name
             and other.config == self.config
             and other._model.fingerprint == self._model.fingerprint
+            and other._sampler is self._sampler
         )
 
     def __hash__(self) -> int:
-        return hash((type(self), self.name, self.config, self._model.fingerprint))
+        return hash(
+            (type(self), self.name, self.config, self._model.fingerprint, self.interactive)
+        )
 
 
-def agent_facing(game: Game) -> Game:
-    """What an agent may be given of ``game``: its ``agent_view()`` for an unknown-environment
-    game (no d*), the game itself otherwise (``train.py`` hands learners this)."""
-    return game.agent_view() if isinstance(game, UnknownPokerGame) else game
+def agent_facing(game: Game, interactive: bool = False) -> Game:
+    """What an agent may be given of ``game`` (``train.py`` hands learners this): for an
+    unknown-environment game its ``agent_view()`` (no d*), or with ``interactive`` its
+    ``interaction_view()`` (no d* either, but it samples the environment: for learners that
+    learn by playing); the game itself for any other game."""
+    if not isinstance(game, UnknownPokerGame):
+        return game
+    return game.interaction_view() if interactive else game.agent_view()
 
 
 @register_game
