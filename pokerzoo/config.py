@@ -270,6 +270,8 @@ def _coerce_union(value: Any, args: tuple[Any, ...], name: str, path: Path) -> A
             if getattr(err, "path", path) != path:
                 raise  # the member matched; a field inside it is wrong
             first = first or err
+    if len(members) == 1 and first is not None:
+        raise first  # "X | None": the member's own message says what was wrong inside it
     raise _typed_error(name, path, _describe(args), value) from first
 
 

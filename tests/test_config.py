@@ -71,7 +71,8 @@ def test_wrong_types_are_refused_naming_the_field(values, message):
 
 
 def test_unknown_names_list_the_valid_ones_with_a_did_you_mean():
-    with pytest.raises(ConfigError, match=r"unknown parameter 'sizse' for Outer \(did you mean 'sizes'\?\)") as err:
+    expected = r"unknown parameter 'sizse' for Outer \(did you mean 'sizes'\?\)"
+    with pytest.raises(ConfigError, match=expected) as err:
         from_mapping(Outer, {"sizse": [1]})
     assert "valid parameters are ['inner', 'sizes', 'pair', 'flag', 'scale']" in str(err.value)
     with pytest.raises(ConfigError, match=r"'rte' for Inner in inner \(did you mean 'rate'\?\)"):

@@ -126,7 +126,7 @@ def test_variant_tree_sizes_and_bounds():
     [
         ({"blinds": (1,)}, "one forced bet per seat"),
         ({"blinds": (1, -2)}, "each blind"),
-        ({"blinds": (1, 2.0)}, "each blind"),
+        ({"blinds": (1, 2.0)}, "blinds must be an integer"),
         ({"ante": 0}, "ante=0 needs blinds"),
         ({"ante": 0, "blinds": (0, 0)}, "ante=0 needs blinds"),
         ({"ante": -1}, "ante must be"),
