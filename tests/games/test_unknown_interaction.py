@@ -345,6 +345,19 @@ def test_nfsp_on_an_interaction_view_trains_from_d_star_samples() -> None:
     _assert_no_d_star(agent.env.game, game)
 
 
+def test_nfsp_uct_searches_the_belief_and_only_the_hands_sample_d_star() -> None:
+    """The UCT best response simulates with ``chance_outcomes()``/``returns()`` (the believed
+    model): the sampler sees exactly the env's deals (two per Kuhn hand) and payoffs."""
+    pytest.importorskip("torch")
+    view = load_game("unknown_kuhn_poker", seed=1).interaction_view()
+    agent = make_agent("nfsp", view, seed=0, best_response="uct", uct_simulations=60,
+                       uct_threshold=30, num_envs=4, eta=0.5, min_buffer_size=10**6)
+    agent.iterate(40)
+    counter = view.sampler.counter
+    assert agent.selfplay.best_response.simulations > 0
+    assert counter.chance_draws == 2 * (counter.episodes + 4)  # finished hands + 4 in flight
+
+
 def test_nfsp_rewards_in_the_environment_match_d_star_value_of_its_policy() -> None:
     """Loosely: NFSP's average policy, trained on samples of d* and then played in the
     environment through an interaction view, is paid d*'s value of that policy."""
