@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,7 @@ def check_units(n: object) -> int:
 class Agent(ABC):
     """Base class of all agents."""
 
-    name: ClassVar[str] = "agent"
+    name: str = "agent"
 
     @abstractmethod
     def iterate(self, n: int = 1) -> None:

@@ -126,7 +126,7 @@ class FictitiousPlaySolver(TabularSolver):
             array or ``TabularPolicy`` aligned with the tree.
     """
 
-    name: ClassVar[str] = "fictitious-play"
+    name: str = "fictitious-play"
     _state_arrays: ClassVar[tuple[str, ...]] = ("probs", "best")
 
     def __init__(

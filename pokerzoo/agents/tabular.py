@@ -32,7 +32,7 @@ def config_from_params(cls: type[C], what: str, **params: Any) -> C:
 class TabularSolver(Agent):
     """Base of the solvers that learn on a ``GameTree`` and end as a ``TabularPolicy``."""
 
-    name: ClassVar[str] = "tabular-solver"
+    name: str = "tabular-solver"
     _state_arrays: ClassVar[tuple[str, ...]] = ()
     """Attributes holding ``[num_infosets, num_actions]`` arrays saved in checkpoints."""
 

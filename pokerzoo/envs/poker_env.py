@@ -2,8 +2,10 @@
 
 The env enforces its invariants once, in its own ``step`` (no stack of PettingZoo wrappers):
 
-* a call before ``reset`` or after every agent has left raises ``RuntimeError``;
-* an action outside ``Discrete(num_distinct_actions)`` raises ``ValueError``;
+* a call before ``reset`` or after every agent has left raises ``EnvStateError`` (a
+  ``RuntimeError``); an unknown agent name raises ``ConfigError`` naming the agents;
+* an action outside ``Discrete(num_distinct_actions)`` (NaN, infinities, strings, bools)
+  raises ``IllegalActionError`` (a ``ValueError``);
 * an illegal action either raises ``IllegalActionError`` (``illegal_action="raise"``, the
   ``raw_env`` of each named env) or ends the hand with ``terminated=True``, the offender
   receiving ``illegal_reward`` and everyone else 0 (``illegal_action="penalize"``, ``env``).
@@ -14,8 +16,10 @@ Hooks for games with hidden models (unknown-environment games) and for subclasse
   ``state.chance_outcomes()``, and games override it where a faster draw exists);
 * terminal rewards: ``state.sample_returns(rng)`` if the state has it (rewards drawn from the
   game's reward model), else ``state.returns()``;
-* ``reset(options={"resample_environment": True})`` calls ``game.resample_environment(rng)``
-  if the game has it (a new hidden model) and is a no-op otherwise.
+* ``reset(options={"resample_environment": True})`` rebinds ``env.game`` to
+  ``game.with_resampled_environment(rng)`` if the game has it (a new hidden model; games are
+  immutable, so copies of the env and holders of the old game keep theirs) and is a no-op
+  otherwise (``_resample_environment`` is the hook).
 
 Every draw uses the env's ``numpy.random.Generator``, reseeded only by ``reset(seed=...)``.
 Subclasses may override ``_sample_chance`` and ``_terminal_returns`` instead.
@@ -24,6 +28,8 @@ Subclasses may override ``_sample_chance`` and ``_terminal_returns`` instead.
 from __future__ import annotations
 
 import copy
+import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +37,16 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from pokerzoo.games.base import CHANCE, TERMINAL, Game, IllegalActionError, State
+from pokerzoo.errors import ConfigError, EnvStateError
+from pokerzoo.games.base import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    State,
+    check_int,
+    check_number,
+)
 from pokerzoo.games.registry import load_game
 
 IllegalActionMode = Literal["raise", "penalize"]
@@ -68,7 +83,7 @@ class PokerEnv(AECEnv, EzPickle):
     fresh env from the constructor arguments (``EzPickle``), to be ``reset`` before use.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "poker_v0",
         "render_modes": ["human", "ansi"],
         "render_fps": 1,
@@ -87,16 +102,18 @@ class PokerEnv(AECEnv, EzPickle):
         if isinstance(game, str):
             game = load_game(game)
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a pokerzoo Game or a game name, got {type(game)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
+            raise ConfigError(f"game must be a pokerzoo Game or a game name, got {game!r}")
+        modes: list[str] = list(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in modes:
+            raise ConfigError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, "
                 f"got {render_mode!r}"
             )
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError(
+        if not isinstance(illegal_action, str) or illegal_action not in ("raise", "penalize"):
+            raise ConfigError(
                 f"illegal_action must be 'raise' or 'penalize', got {illegal_action!r}"
             )
+        illegal_reward = check_number("illegal_reward", illegal_reward)
         self.metadata = dict(self.metadata, name=f"{game.name}_v0")
         self.game = game
         self.render_mode = render_mode
@@ -108,7 +125,7 @@ class PokerEnv(AECEnv, EzPickle):
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._num_actions = game.num_distinct_actions
         size = int(np.prod(game.information_state_shape))
-        low, high = tensor_bounds(game)
+        low, high = game.observation_bounds
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
@@ -119,7 +136,9 @@ class PokerEnv(AECEnv, EzPickle):
         # One object shared by every seat: spaces must be identical across agents and calls.
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = spaces.Box(low, high, shape=(n * size,), dtype=np.float32)
+        self.state_space = spaces.Box(
+            np.tile(low, n), np.tile(high, n), shape=(n * size,), dtype=np.float32
+        )
         self._obs_space = obs_space
         self._act_space = act_space
         self._state: State | None = None
@@ -145,9 +164,9 @@ class PokerEnv(AECEnv, EzPickle):
     @property
     def game_state(self) -> State:
         """The current game ``State`` (read it, never mutate it; for policies over states and for
-        evaluators). Raises ``RuntimeError`` before ``reset``."""
+        evaluators). Raises ``EnvStateError`` (a ``RuntimeError``) before ``reset``."""
         if self._state is None:
-            raise RuntimeError("call reset() before reading game_state")
+            raise EnvStateError("call reset() before reading game_state")
         return self._state
 
     @property
@@ -160,14 +179,21 @@ class PokerEnv(AECEnv, EzPickle):
     # AEC API -----------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand; reseed only when ``seed`` is given; unknown options are ignored."""
+        """Deal a new hand; reseed only when ``seed`` is given; unknown options are ignored.
+
+        Raises:
+            ConfigError: if ``seed`` is not ``None`` or an integer >= 0 (NumPy integers
+                accepted), or ``options`` is not ``None`` or a dict.
+        """
+        if seed is not None:
+            seed = check_int("seed", seed, 0)
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigError(f"options must be None or a dict, got {options!r}")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         rng = self.np_random
         if options and options.get("resample_environment"):
-            hook = getattr(self.game, "resample_environment", None)
-            if hook is not None:
-                hook(rng)
+            self._resample_environment(rng)
         state = self.game.new_initial_state()
         self._state = state
         self._advance_chance(state)
@@ -176,7 +202,7 @@ class PokerEnv(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         player = state.current_player()
         if player == TERMINAL:
             self._finish(state, self.possible_agents[0])
@@ -188,22 +214,24 @@ class PokerEnv(AECEnv, EzPickle):
         """Apply the selected agent's action (``None`` for agents that are done)."""
         state = self._state
         if state is None:
-            raise RuntimeError("call reset() before step()")
+            raise EnvStateError("call reset() before step()")
         if not self.agents:
-            raise RuntimeError("the hand is over and every agent has left: call reset()")
+            raise EnvStateError("the hand is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:  # PettingZoo's rule, raised as a pokerzoo ValueError
+                raise IllegalActionError(
+                    action, [], f"{self.game.name} ({agent} is done: its only action is None)"
+                )
             self._was_dead_step(action)
             return
-        try:
-            a = int(action)
-            ok = a == action and 0 <= a < self._num_actions
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            raise ValueError(
-                f"action {action!r} of {agent} is outside the action space "
-                f"Discrete({self._num_actions})"
+        a = _as_action(action, self._num_actions)
+        if a < 0:
+            raise IllegalActionError(
+                action,
+                self._legal,
+                f"{self.game.name} ({agent} to act; outside the action space "
+                f"Discrete({self._num_actions}))",
             )
         legal = a in self._legal
         if not legal and self.illegal_action == "raise":
@@ -227,12 +255,30 @@ class PokerEnv(AECEnv, EzPickle):
         self._set_turn(state, player)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation (``ConfigError`` naming the agents for an unknown one)."""
         state = self._state
         if state is None:
-            raise RuntimeError("call reset() before observe()")
-        p = self._index[agent]
+            raise EnvStateError("call reset() before observe()")
+        p = self._seat(agent)
         mask = self._mask.copy() if p == self._to_act else self._zero_mask.copy()
         return {"observation": state.information_state_tensor(p), "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info
+        (``EnvStateError`` before ``reset``)."""
+        if self._state is None:
+            raise EnvStateError("call reset() before last()")
+        return super().last(observe)
+
+    def _seat(self, agent: object) -> int:
+        try:
+            return self._index[agent]  # type: ignore[index]
+        except (KeyError, TypeError):
+            raise ConfigError(
+                f"unknown agent {agent!r}; the agents are {self.possible_agents}"
+            ) from None
 
     def state(self) -> np.ndarray:
         """Every seat's information-state tensor, concatenated (for centralised critics)."""
@@ -316,10 +362,19 @@ class PokerEnv(AECEnv, EzPickle):
         self._accumulate_rewards()
         self._deads_step_first()
 
+    def _resample_environment(self, rng: np.random.Generator) -> None:
+        """Rebind the game to one with a new hidden model (see the module docstring)."""
+        resample = getattr(self.game, "with_resampled_environment", None)
+        if resample is not None:
+            self.game = resample(rng)
+
     def __deepcopy__(self, memo: dict) -> PokerEnv:
         # A full copy of the running hand (for search and what-if play); pickling instead
         # rebuilds a fresh env from the constructor arguments (EzPickle), as PettingZoo does.
-        memo[id(self.game)] = self.game  # games are immutable: share them
+        # Games are immutable (resampling rebinds, never mutates): share every one.
+        for value in self.__dict__.values():
+            if isinstance(value, Game):
+                memo[id(value)] = value
         new = type(self).__new__(type(self))
         memo[id(self)] = new
         for key, value in self.__dict__.items():
@@ -327,7 +382,7 @@ class PokerEnv(AECEnv, EzPickle):
         return new
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
 
 _BASE_APPLY = State.apply_action
@@ -342,22 +397,22 @@ def _apply_checked(state: State, action: int) -> None:
         state.apply_action(action)
 
 
-def tensor_bounds(game: Game) -> tuple[float, float]:
-    """Bounds of the game's information-state tensor entries: the game's own
-    ``information_state_bounds`` if it declares them, else what the built-in layouts give
-    (one-hots and fractions in [0, 1] for Kuhn and Leduc, non-negative chip ratios for
-    hold'em), else unbounded."""
-    declared = getattr(game, "information_state_bounds", None)
-    if declared is not None:
-        return float(declared[0]), float(declared[1])
-    from pokerzoo.games.kuhn import KuhnPoker
-    from pokerzoo.games.leduc import LeducHoldem
-
-    if isinstance(game, KuhnPoker | LeducHoldem):
-        return 0.0, 1.0
-    if game.name in ("limit_holdem", "no_limit_holdem"):
-        return 0.0, np.inf
-    return -np.inf, np.inf
+def _as_action(action: Any, num_actions: int) -> int:
+    """``action`` as an int in ``range(num_actions)``, or -1 when it is not one: integers
+    (NumPy's too) and integral floats are accepted; bools, NaN, infinities, strings are not."""
+    if isinstance(action, bool | np.bool_):
+        return -1
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, int | np.integer):
+        a = int(action)
+    elif isinstance(action, float | np.floating) and math.isfinite(action):
+        if action != int(action):
+            return -1
+        a = int(action)
+    else:
+        return -1
+    return a if 0 <= a < num_actions else -1
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

@@ -171,7 +171,7 @@ def forced_deviation_values(
     tree: GameTree,
     profile: Mapping[str, object] | Sequence[object],
     forced: Mapping[int | Hashable, int] | None = None,
-    big_blind: float = 1.0,
+    big_blind: float | None = None,
 ) -> PayoffTable:
     """Payoffs of every seat pairing of ``profile``'s policies with ``forced`` actions imposed.
 
@@ -181,7 +181,8 @@ def forced_deviation_values(
             seat uses player 0's rows and the second player 1's.
         forced: ``{infoset id or key: action}`` played with probability 1 whoever sits there
             (``force_first_action`` builds the paper's); ``None`` or empty: the game as it is.
-        big_blind: chips per big blind (1 for Kuhn and Leduc, whose ante is the unit).
+        big_blind: chips per unit of the table; ``None``: the game's ``chip_unit`` (its big
+            blind, else its ante).
     """
     if tree.num_players != 2:
         raise ValueError("forced_deviation_values pairs two seats; the game has "
@@ -204,17 +205,19 @@ def forced_deviation_values(
                 probs[rows] = 0.0
                 probs[rows, acts] = 1.0
             values[i, j] = expected_values(tree, probs)
-    return PayoffTable(names, values * 1000.0 / big_blind)
+    unit = tree.game.chip_unit if big_blind is None else big_blind
+    return PayoffTable(names, values * 1000.0 / unit)
 
 
 def report(
     tree: GameTree,
     policies: Mapping[str, object],
     forced: Mapping[int | Hashable, int] | None = None,
-    big_blind: float = 1.0,
+    big_blind: float | None = None,
 ) -> str:
     """Printable summary: exploitability and total exploitability per policy (mbb/hand), the
     initial-node payoff table and, with ``forced``, the forced-deviation table."""
+    big_blind = tree.game.chip_unit if big_blind is None else big_blind
     scale = 1000.0 / big_blind
     lines = [f"{'policy':<16}{'exploitability':>16}{'total expl.':>14}"
              f"{'total P1':>12}{'total P2':>12}{'mean/infoset':>14}   (mbb/hand)"]

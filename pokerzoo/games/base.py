@@ -497,7 +497,7 @@ class Game(ABC):
         return f"{self.name}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.config == self.config  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.config == self.config
 
     def __hash__(self) -> int:
         return hash((type(self), self.config))

@@ -9,11 +9,17 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.evaluation.exact import expected_values, nash_conv, to_milli_big_blinds
+from pokerzoo.evaluation.exact import (
+    expected_values,
+    nash_conv,
+    policy_array,
+    to_milli_big_blinds,
+)
+from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.training.callbacks import read_metrics
-from pokerzoo.tree.game_tree import GameTree, build
+from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
@@ -101,7 +107,7 @@ def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
     """
     if tree.num_players != 2:
         raise ValueError("pairings are defined for two-player games")
-    arrays = [p.aligned_to(tree) for p in policies]
+    arrays = [policy_array(tree, p) for p in policies]
     seat0 = tree.infoset_player == 0
     n = len(arrays)
     matrix = np.zeros((n, n))
@@ -150,4 +156,5 @@ def tree_for(runs: list[SavedRun]) -> GameTree:
     games = {repr(r.game) for r in runs}
     if len(games) != 1:
         raise ConfigError(f"runs are on different games: {sorted(games)}")
-    return build(runs[0].game)
+    # Unknown-environment games are scored in their true model d* (evaluator side).
+    return evaluation_tree(runs[0].game)

@@ -76,7 +76,7 @@ class CFRSolver(TabularSolver):
             rebuilding it.
     """
 
-    name: ClassVar[str] = "cfr-family"
+    name: str = "cfr-family"
     _state_arrays: ClassVar[tuple[str, ...]] = ("regrets", "strategy_sum", "sigma")
 
     def __init__(
@@ -133,7 +133,7 @@ class CFRSolver(TabularSolver):
 class CFR(CFRSolver):
     """Vanilla CFR (Zinkevich et al. 2007) with alternating updates, as OpenSpiel's CFRSolver."""
 
-    name: ClassVar[str] = "cfr"
+    name: str = "cfr"
 
     def __init__(self, game: Game, tree: GameTree | None = None, **overrides: Any) -> None:
         super().__init__(game, CFR_PRESETS["cfr"], tree, **overrides)
@@ -142,7 +142,7 @@ class CFR(CFRSolver):
 class CFRPlus(CFRSolver):
     """CFR+ (Tammelin 2014): regret matching+, linear averaging, alternating updates."""
 
-    name: ClassVar[str] = "cfr+"
+    name: str = "cfr+"
 
     def __init__(self, game: Game, tree: GameTree | None = None, **overrides: Any) -> None:
         super().__init__(game, CFR_PRESETS["cfr+"], tree, **overrides)

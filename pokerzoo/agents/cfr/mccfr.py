@@ -73,7 +73,7 @@ class MCCFRSolver(TabularSolver):
         rng: a Generator to use instead of seeding one.
     """
 
-    name: ClassVar[str] = "mccfr"
+    name: str = "mccfr"
     _state_arrays: ClassVar[tuple[str, ...]] = ("regrets", "strategy_sum")
 
     def __init__(

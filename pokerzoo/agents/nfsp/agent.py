@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -59,7 +59,7 @@ class NFSP(Agent):
         tree: a compiled tree of ``game`` for ``average_policy()`` (built on first use).
     """
 
-    name: ClassVar[str] = "nfsp"
+    name: str = "nfsp"
 
     def __init__(
         self,

@@ -8,6 +8,7 @@ small blind, acts first before the flop and last after it (standard heads-up rul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from pokerzoo.games.base import ConfigError, GameConfig, check_int, check_number, is_integer
 
@@ -55,7 +56,7 @@ class HoldemConfig(GameConfig):
                 f"small_blind ({self.small_blind}) must not exceed big_blind ({self.big_blind})"
             )
         if is_integer(self.stacks):
-            self._set("stacks", int(self.stacks))  # type: ignore[call-overload]
+            self._set("stacks", int(cast(int, self.stacks)))
         elif isinstance(self.stacks, tuple):
             if len(self.stacks) != n:
                 raise ConfigError(f"stacks has {len(self.stacks)} entries but num_players is {n}")
