@@ -14,6 +14,7 @@ import numpy as np
 
 from pokerzoo.errors import InvalidPolicyError
 from pokerzoo.games.base import State
+from pokerzoo.tree.kernels.policy_check import first_invalid_row
 
 
 class TabularPolicy:
@@ -203,6 +204,10 @@ def checked_rows(
     if raw.dtype.kind not in "biuf":
         raise InvalidPolicyError(f"policy entries must be real numbers, got dtype {raw.dtype}")
     p = raw.astype(np.float64)
+    # One compiled pass finds whether any row is bad (the common case: none); the vectorised
+    # diagnosis below only runs to name what is wrong with it.
+    if first_invalid_row(p, np.ascontiguousarray(mask, dtype=np.bool_), atol) < 0:
+        return p
     with np.errstate(invalid="ignore"):
         nonfinite = ~np.isfinite(p)
         negative = p < 0
