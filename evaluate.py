@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.training.cli import add_debug_flag, run_cli
 from pokerzoo.training.reports import (
     SavedRun,
@@ -77,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 }
     else:
         if args.total_exploitability or args.forced:
-            raise ValueError("--total-exploitability and --forced need tabular policies")
+            raise ConfigError("--total-exploitability and --forced need tabular policies")
         from pokerzoo.training.matches_report import match_results
 
         results.update(match_results(runs, args.hands, args.seed))

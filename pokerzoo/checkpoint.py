@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.errors import CheckpointError
+from pokerzoo.errors import CheckpointError, ConfigError
 
 FORMAT_NAME = "pokerzoo-checkpoint"
 FORMAT_VERSION = 1
@@ -367,7 +367,7 @@ def _read_array(zf: zipfile.ZipFile, ref: str) -> np.ndarray:
         array = np.lib.format.read_array(member, allow_pickle=False)
         # Reading to the end makes zipfile check the member's CRC, so damage is caught.
         if member.read():
-            raise ValueError(f"array {ref} has trailing bytes")
+            raise ConfigError(f"array {ref} has trailing bytes")
     return array
 
 

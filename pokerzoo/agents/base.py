@@ -141,8 +141,6 @@ class Agent(ABC):
         _, state = read_checkpoint(path, agent_name=self.name)
         try:
             self.load_state_dict(state)
-        except CheckpointError:
-            raise
         except (KeyError, IndexError, ValueError, TypeError, RuntimeError) as exc:
             raise CheckpointError(
                 f"{path} does not fit this {self.name} agent ({type(exc).__name__}: {exc}); "

@@ -16,6 +16,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.solver_tree import describe_model, solver_tree
 from pokerzoo.config import from_mapping
+from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import Game
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -81,11 +82,13 @@ class TabularSolver(Agent):
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         if state["game"] != self._game_identity():
-            raise ValueError(f"checkpoint is for {state['game']}, this solver plays {self.game!r}")
+            raise CheckpointError(
+                f"checkpoint is for {state['game']}, this solver plays {self.game!r}"
+            )
         shape = self.tree.infoset_mask.shape
         for key in self._state_arrays:
             if np.shape(state[key]) != shape:
-                raise ValueError(f"{key} has shape {np.shape(state[key])}, expected {shape}")
+                raise CheckpointError(f"{key} has shape {np.shape(state[key])}, expected {shape}")
         self.config = config_from_params(type(self.config), self.name, **state["config"])
         for key in self._state_arrays:
             setattr(self, key, np.array(state[key], dtype=np.float64))

@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.policy import StatePolicy, as_state_policy
 
@@ -46,9 +47,9 @@ def sampler_from_states(states: Sequence[State], weights: Sequence[float]) -> Sa
     """
     w = np.asarray(weights, dtype=np.float64)
     if len(states) == 0 or w.shape != (len(states),):
-        raise ValueError(f"need one weight per state, got {len(states)} states, {w.size} weights")
+        raise ConfigError(f"need one weight per state, got {len(states)} states, {w.size} weights")
     if np.any(w < 0) or not np.all(np.isfinite(w)) or w.sum() <= 0:
-        raise ValueError("weights must be finite, non-negative and not all zero")
+        raise ConfigError("weights must be finite, non-negative and not all zero")
     cum = np.cumsum(w / w.sum())
     cum[-1] = 1.0
     frozen = [s.clone() for s in states]
@@ -91,12 +92,12 @@ def sampler_from_histories(
         states.append(s)
         weights.append(weight)
     if not states:
-        raise ValueError("no history with positive weight")
+        raise ConfigError("no history with positive weight")
     if player is not None:
         keys = {s.information_state_key(player) for s in states}
         actors = {s.current_player() for s in states}
         if len(keys) != 1 or actors != {player}:
-            raise ValueError(
+            raise ConfigError(
                 f"histories must share one information set of player {player} with that player "
                 f"to act; got {len(keys)} information sets and players to act {sorted(actors)}"
             )
@@ -214,7 +215,7 @@ def consistent_histories(
     try:
         states, weights = replay.enumerate(limit)
     except _TooMany:
-        raise ValueError(f"more than {limit} consistent histories") from None
+        raise ConfigError(f"more than {limit} consistent histories") from None
     total = sum(weights)
     return [(s.history(), w / total) for s, w in zip(states, weights)]
 
@@ -252,7 +253,7 @@ def resampling_sampler(
         pass
     else:
         if not states:
-            raise ValueError(
+            raise ConfigError(
                 "no consistent history has positive weight (does the opponent policy give the "
                 "real action sequence probability zero?)"
             )
@@ -265,7 +266,7 @@ def resampling_sampler(
             drawn = [replay.propose(rng) for _ in range(particles)]
             kept = [(s, w) for s, w in drawn if w > 0]
             if not kept:
-                raise ValueError(f"none of {particles} proposals is consistent with the state")
+                raise ConfigError(f"none of {particles} proposals is consistent with the state")
             pool.append(sampler_from_states([s for s, _ in kept], [w for _, w in kept]))
         return pool[0](rng)
 

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
+
 NORMALISATIONS = ("max", "sum")
 
 
 def _check(n_min: int, n_max: int, normalisation: str) -> None:
     if int(n_min) != n_min or int(n_max) != n_max or not 1 <= n_min <= n_max:
-        raise ValueError(f"need integers 1 <= n_min <= n_max, got n_min={n_min}, n_max={n_max}")
+        raise ConfigError(f"need integers 1 <= n_min <= n_max, got n_min={n_min}, n_max={n_max}")
     if normalisation not in NORMALISATIONS:
-        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {normalisation!r}")
+        raise ConfigError(f"normalisation must be one of {NORMALISATIONS}, got {normalisation!r}")
 
 
 def _normalised(
@@ -41,9 +43,9 @@ def _normalised(
 ) -> np.ndarray:
     p = np.asarray(priorities, dtype=np.float64)
     if p.size == 0:
-        raise ValueError("learning times need at least one priority")
+        raise ConfigError("learning times need at least one priority")
     if np.any(p < 0) or not np.all(np.isfinite(p)):
-        raise ValueError("priorities must be finite and non-negative")
+        raise ConfigError("priorities must be finite and non-negative")
     if normalisation == "max":
         ref = float(p.max()) if max_priority is None else float(max_priority)
     else:

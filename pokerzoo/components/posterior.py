@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch, ModelStructure
 from pokerzoo.games.unknown.priors import Prior, dirichlet_rows, dirichlet_segments
 
@@ -46,7 +47,7 @@ class Posterior:
             structure = game.structure
             prior = prior if prior is not None else game.prior
         if prior is None:
-            raise ValueError("a Posterior over a bare ModelStructure needs a prior")
+            raise ConfigError("a Posterior over a bare ModelStructure needs a prior")
         self.structure = structure
         self.prior = prior
         self.chance_alpha = prior.chance_alpha(structure)
@@ -105,7 +106,7 @@ class Posterior:
         found = match.any(axis=1)
         if not found.all():
             i = int(np.flatnonzero(~found)[0])
-            raise ValueError(
+            raise ConfigError(
                 f"reward {rewards[i].tolist()} is not a possible outcome of terminal "
                 f"{list(self.structure.terminal_histories[terminals[i]])} under {self.prior!r}"
             )
@@ -191,7 +192,7 @@ class Posterior:
         chance = np.asarray(state["chance_counts"], dtype=np.float64)
         reward = np.asarray(state["reward_counts"], dtype=np.float64)
         if chance.shape != self.chance_counts.shape or reward.shape != self.reward_counts.shape:
-            raise ValueError("the state dict was saved for another base game or prior")
+            raise CheckpointError("the state dict was saved for another base game or prior")
         self.chance_counts = chance.copy()
         self.reward_counts = reward.copy()
         self.num_episodes = int(state["num_episodes"])

@@ -20,6 +20,7 @@ import numpy as np
 
 from pokerzoo.components.learning_times import learning_times
 from pokerzoo.components.replay import Batch, ReplayBuffer, SeedLike
+from pokerzoo.errors import CheckpointError, ConfigError
 
 # name -> (kernel op code, identity of unused leaves)
 _OPS = {"sum": (0, 0.0), "min": (1, np.inf), "max": (2, -np.inf)}
@@ -71,9 +72,9 @@ class SegmentTree:
 
     def __init__(self, capacity: int, op: str = "sum") -> None:
         if capacity < 1:
-            raise ValueError(f"capacity must be positive, got {capacity}")
+            raise ConfigError(f"capacity must be positive, got {capacity}")
         if op not in _OPS:
-            raise ValueError(f"op must be one of {list(_OPS)}, got {op!r}")
+            raise ConfigError(f"op must be one of {list(_OPS)}, got {op!r}")
         self.capacity = int(capacity)
         self.op_name = op
         self._op, self._identity = _OPS[op]
@@ -120,7 +121,7 @@ class SegmentTree:
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         if state["capacity"] != self.capacity or state["op"] != self.op_name:
-            raise ValueError("tree state has a different capacity or op")
+            raise CheckpointError("tree state has a different capacity or op")
         self._tree[:] = self._identity
         self.update(np.arange(self.capacity), state["leaves"])
 
@@ -181,13 +182,13 @@ class PrioritizedReplayBuffer(ReplayBuffer):
         seed: SeedLike = None,
     ) -> None:
         if not alpha >= 0.0:
-            raise ValueError(f"alpha must be >= 0, got {alpha}")
+            raise ConfigError(f"alpha must be >= 0, got {alpha}")
         if not 0.0 <= beta0 <= 1.0:
-            raise ValueError(f"beta0 must be in [0, 1], got {beta0}")
+            raise ConfigError(f"beta0 must be in [0, 1], got {beta0}")
         if beta_steps < 0:
-            raise ValueError(f"beta_steps must be >= 0, got {beta_steps}")
+            raise ConfigError(f"beta_steps must be >= 0, got {beta_steps}")
         if not eps > 0.0:
-            raise ValueError(f"eps must be > 0 so that every item can be drawn, got {eps}")
+            raise ConfigError(f"eps must be > 0 so that every item can be drawn, got {eps}")
         super().__init__(capacity, fields, seed)
         self.alpha, self.beta0 = float(alpha), float(beta0)
         self.beta_steps, self.eps = int(beta_steps), float(eps)
@@ -246,11 +247,11 @@ class PrioritizedReplayBuffer(ReplayBuffer):
         indices = np.asarray(indices, dtype=np.int64).ravel()
         td = np.asarray(td_errors, dtype=np.float64).ravel()
         if indices.shape != td.shape:
-            raise ValueError(f"{indices.size} indices but {td.size} TD errors")
+            raise ConfigError(f"{indices.size} indices but {td.size} TD errors")
         if indices.size and (indices.min() < 0 or indices.max() >= self._size):
-            raise ValueError(f"indices must be stored slots in [0, {self._size})")
+            raise ConfigError(f"indices must be stored slots in [0, {self._size})")
         if not np.all(np.isfinite(td)):
-            raise ValueError("TD errors must be finite")
+            raise ConfigError("TD errors must be finite")
         p = self.priority(td)
         self._set_priorities(indices, p)
         if p.size:
@@ -272,9 +273,9 @@ class PrioritizedReplayBuffer(ReplayBuffer):
         marginal probability ``P(i)``). Advances the beta schedule unless ``beta`` is given.
         """
         if self._size == 0:
-            raise ValueError("cannot sample from an empty PrioritizedReplayBuffer")
+            raise ConfigError("cannot sample from an empty PrioritizedReplayBuffer")
         if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
+            raise ConfigError(f"batch_size must be positive, got {batch_size}")
         b = self.beta if beta is None else float(beta)
         total = self._sum.total()
         seg = total / batch_size
@@ -320,7 +321,7 @@ class PrioritizedReplayBuffer(ReplayBuffer):
     def _load_extra_state(self, state: Mapping[str, Any]) -> None:
         super()._load_extra_state(state)
         if tuple(state["hyper"]) != (self.alpha, self.beta0, self.beta_steps, self.eps):
-            raise ValueError(
+            raise CheckpointError(
                 f"(alpha, beta0, beta_steps, eps) {tuple(state['hyper'])} differ from this "
                 f"buffer's {(self.alpha, self.beta0, self.beta_steps, self.eps)}"
             )

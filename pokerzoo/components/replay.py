@@ -21,6 +21,8 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
+from pokerzoo.errors import CheckpointError, ConfigError
+
 SeedLike = int | np.random.SeedSequence | np.random.Generator | None
 
 
@@ -38,20 +40,20 @@ def normalise_fields(fields: Mapping[str, Any]) -> dict[str, FieldSpec]:
         ValueError: on an empty spec, a bad name, shape or dtype.
     """
     if not fields:
-        raise ValueError("a buffer needs at least one field")
+        raise ConfigError("a buffer needs at least one field")
     out: dict[str, FieldSpec] = {}
     for name, spec in fields.items():
         if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError(f"field names must be identifiers, got {name!r}")
+            raise ConfigError(f"field names must be identifiers, got {name!r}")
         try:
             shape, dtype = spec
             # np.isscalar narrows to numpy's scalar union, which int() does not accept in stubs
             shape = (int(cast(Any, shape)),) if np.isscalar(shape) else tuple(int(d) for d in shape)
             dtype = np.dtype(dtype)
         except (TypeError, ValueError) as err:
-            raise ValueError(f"field {name!r}: expected (shape, dtype), got {spec!r}") from err
+            raise ConfigError(f"field {name!r}: expected (shape, dtype), got {spec!r}") from err
         if any(d < 0 for d in shape):
-            raise ValueError(f"field {name!r}: negative dimension in shape {shape}")
+            raise ConfigError(f"field {name!r}: negative dimension in shape {shape}")
         out[name] = FieldSpec(shape, dtype)
     return out
 
@@ -85,7 +87,7 @@ class Batch(Mapping[str, np.ndarray]):
     def __init__(self, data: Mapping[str, np.ndarray]) -> None:
         sizes = {len(v) for v in data.values()}
         if len(sizes) > 1:
-            raise ValueError(
+            raise ConfigError(
                 f"batch fields differ in length: { {k: len(v) for k, v in data.items()} }"
             )
         object.__setattr__(self, "_data", dict(data))
@@ -122,7 +124,7 @@ class _ArrayStore:
 
     def __init__(self, capacity: int, fields: Mapping[str, Any], seed: SeedLike = None) -> None:
         if not isinstance(capacity, int | np.integer) or capacity < 1:
-            raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+            raise ConfigError(f"capacity must be a positive integer, got {capacity!r}")
         self.capacity = int(capacity)
         self.fields = normalise_fields(fields)
         self._data = {
@@ -152,13 +154,13 @@ class _ArrayStore:
             if single:
                 arr = arr[None]
             if arr.shape[1:] != spec.shape:
-                raise ValueError(
+                raise ConfigError(
                     f"field {k!r}: item shape {arr.shape[1:]} does not match spec {spec.shape}"
                 )
             if n is None:
                 n = len(arr)
             elif len(arr) != n:
-                raise ValueError(f"field {k!r} has {len(arr)} rows, expected {n}")
+                raise ConfigError(f"field {k!r} has {len(arr)} rows, expected {n}")
             out[k] = arr
         return out, int(n or 0)
 
@@ -172,7 +174,7 @@ class _ArrayStore:
         """Add a batch: every field has a leading axis of the same length."""
         first = next(iter(self.fields))
         if first in batch and np.ndim(batch[first]) != len(self.fields[first].shape) + 1:
-            raise ValueError(f"add_batch needs a leading batch axis on field {first!r}")
+            raise ConfigError(f"add_batch needs a leading batch axis on field {first!r}")
         self.add(batch)
 
     def _write(self, batch: dict[str, np.ndarray], n: int) -> None:
@@ -185,13 +187,13 @@ class _ArrayStore:
     def sample_indices(self, batch_size: int, replace: bool = True) -> np.ndarray:
         """Uniformly drawn slot indices of stored items."""
         if self._size == 0:
-            raise ValueError(f"cannot sample from an empty {type(self).__name__}")
+            raise ConfigError(f"cannot sample from an empty {type(self).__name__}")
         if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
+            raise ConfigError(f"batch_size must be positive, got {batch_size}")
         if replace:
             return self.rng.integers(0, self._size, size=batch_size)
         if batch_size > self._size:
-            raise ValueError(f"cannot draw {batch_size} distinct items from {self._size}")
+            raise ConfigError(f"cannot draw {batch_size} distinct items from {self._size}")
         return self.rng.choice(self._size, size=batch_size, replace=False)
 
     def sample(self, batch_size: int, replace: bool = True) -> Batch:
@@ -229,11 +231,11 @@ class _ArrayStore:
             ValueError: if the kind, capacity or field spec differ.
         """
         if state.get("kind") != self.kind:
-            raise ValueError(f"state is of a {state.get('kind')!r} buffer, not {self.kind!r}")
+            raise CheckpointError(f"state is of a {state.get('kind')!r} buffer, not {self.kind!r}")
         if int(state["capacity"]) != self.capacity:
-            raise ValueError(f"capacity {state['capacity']} != this buffer's {self.capacity}")
+            raise CheckpointError(f"capacity {state['capacity']} != this buffer's {self.capacity}")
         if normalise_fields(state["fields"]) != self.fields:
-            raise ValueError(f"field spec {state['fields']} differs from {self.fields}")
+            raise CheckpointError(f"field spec {state['fields']} differs from {self.fields}")
         size = int(state["size"])
         for k, arr in self._data.items():
             arr[:size] = state["data"][k]

@@ -47,6 +47,7 @@ import numpy as np
 
 from pokerzoo.components.determinisation import Sampler, resampling_sampler
 from pokerzoo.components.uct_config import OPPONENT_MODES, SearchResult, UCTConfig
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
 from pokerzoo.policy import as_state_policy
 
@@ -154,16 +155,16 @@ class AdaptiveUCT:
         """
         if sampler is None:
             if state is None:
-                raise ValueError("search needs a state or a sampler")
+                raise ConfigError("search needs a state or a sampler")
             sampler = resampling_sampler(state, opponent_policy=self.opponent_policy)
         cfg = self.config
         root_state = sampler(self.rng)
         player = root_state.current_player()
         if player < 0:
-            raise ValueError(f"the searcher must be a player to act, got {player}")
+            raise ConfigError(f"the searcher must be a player to act, got {player}")
         root_key = (player, root_state.information_state_key(player))
         if state is not None and state.information_state_key(player) != root_key[1]:
-            raise ValueError("the sampler draws states outside the state's information set")
+            raise ConfigError("the sampler draws states outside the state's information set")
         self._policy_cache.clear()
         self._lo, self._hi = math.inf, -math.inf
         nodes: dict[Hashable, _Node] = {}
@@ -321,7 +322,7 @@ class AdaptiveUCT:
             probs = self.opponent_policy.action_probabilities(s)
             actions = [a for a in probs if probs[a] > 0]
             if not actions:
-                raise ValueError(f"opponent policy gives no action positive probability at {s}")
+                raise ConfigError(f"opponent policy gives no action positive probability at {s}")
             entry = (actions, list(np.cumsum([probs[a] for a in actions])))
             self._policy_cache[key] = entry
         actions, cum = entry

@@ -27,6 +27,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from pokerzoo.envs.vector_backends import KuhnArrays, LeducArrays, StateArrays
+from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError
 from pokerzoo.games.base import Game, IllegalActionError
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
@@ -84,16 +85,16 @@ class VectorPokerEnv:
         if isinstance(game, str):
             game = load_game(game)
         if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+            raise ConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
         if isinstance(game, UnknownPokerGame):
             # Deal through a sampler of d*, so the hands' states hold no readable d*.
             game = game.interaction_view()
         # Exact types only: subclasses (e.g. unknown-environment games) change chance/rewards.
         arrays = {LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays}.get(type(game))
         if backend == "arrays" and arrays is None:
-            raise ValueError(f"no array backend for {game.name}; use backend='state' or 'auto'")
+            raise ConfigError(f"no array backend for {game.name}; use backend='state' or 'auto'")
         if backend not in ("auto", "arrays", "state"):
-            raise ValueError(f"backend must be 'auto', 'arrays' or 'state', got {backend!r}")
+            raise ConfigError(f"backend must be 'auto', 'arrays' or 'state', got {backend!r}")
         if backend == "state" or arrays is None:
             self._b: LeducArrays | KuhnArrays | StateArrays = StateArrays(game, num_envs)
         else:
@@ -154,16 +155,16 @@ class VectorPokerEnv:
             IllegalActionError: for an action that is not legal in its hand (nothing applied).
         """
         if not self._started or self._mask is None:
-            raise RuntimeError("call reset() before step()")
+            raise EnvStateError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
+            raise ConfigError(
                 f"actions must be {self.num_envs} integers, got shape {actions.shape} "
                 f"of {actions.dtype}"
             )
         actions = actions.astype(np.int64, copy=False)
         if actions.min() < 0 or actions.max() >= self.num_actions:
-            raise ValueError(f"actions must lie in 0..{self.num_actions - 1}")
+            raise ConfigError(f"actions must lie in 0..{self.num_actions - 1}")
         ok = self._mask[np.arange(self.num_envs), actions]
         if not ok.all():
             i = int(np.flatnonzero(ok == 0)[0])
@@ -206,7 +207,7 @@ class VectorPokerEnv:
         ours = (self.game.name, self.num_envs, self.backend)
         theirs = (state["game"], int(state["num_envs"]), state["backend"])
         if theirs != ours:
-            raise ValueError(f"env state is of (game, num_envs, backend) {theirs}, "
+            raise CheckpointError(f"env state is of (game, num_envs, backend) {theirs}, "
                              f"this env is {ours}")
         rng = np.random.default_rng()
         rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
@@ -219,12 +220,12 @@ class VectorPokerEnv:
         """``[N, k]`` chance outcomes of each current hand in the order the game's ``State``
         deals them (array backends only; for cross-checks against the rules)."""
         if isinstance(self._b, StateArrays):
-            raise ValueError("the 'state' backend has no deal arrays; read .states instead")
+            raise ConfigError("the 'state' backend has no deal arrays; read .states instead")
         return self._b.deals()
 
     @property
     def states(self) -> list:
         """The ``State`` of each hand (``state`` backend only)."""
         if not isinstance(self._b, StateArrays):
-            raise ValueError("the 'arrays' backend keeps no State objects; use deals()")
+            raise ConfigError("the 'arrays' backend keeps no State objects; use deals()")
         return self._b.states

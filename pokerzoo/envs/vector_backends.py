@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.envs.poker_env import sample_chance, terminal_returns
+from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
@@ -34,7 +35,7 @@ def _load_arrays(backend: object, names: tuple[str, ...], state: Mapping[str, An
         target = getattr(backend, name)
         value = np.asarray(state[name])
         if value.shape != target.shape:
-            raise ValueError(f"{name} has shape {value.shape}, this env needs {target.shape}")
+            raise CheckpointError(f"{name} has shape {value.shape}, this env needs {target.shape}")
         target[...] = value
 
 
@@ -56,7 +57,7 @@ class LeducArrays:
         cfg = game.config
         unknown = {f.name for f in dataclasses.fields(cfg)} - self.HANDLED
         if unknown:
-            raise ValueError(
+            raise ConfigError(
                 f"the Leduc array backend does not play {sorted(unknown)}; use backend='state'"
             )
         self.game = game
@@ -311,7 +312,7 @@ class StateArrays:
             state = self.game.new_initial_state()
             self._advance(state)
             if state.current_player() == TERMINAL:
-                raise ValueError(f"{self.game.name} has hands that end before anyone acts")
+                raise ConfigError(f"{self.game.name} has hands that end before anyone acts")
             self.states[i] = state
 
     def state_dict(self) -> dict[str, Any]:
@@ -322,7 +323,7 @@ class StateArrays:
         """Replay the histories of ``state_dict``; ``rng`` (the env's) draws chance from now."""
         histories = state["histories"]
         if len(histories) != self.num_envs:
-            raise ValueError(f"state holds {len(histories)} hands, this env {self.num_envs}")
+            raise CheckpointError(f"state holds {len(histories)} hands, this env {self.num_envs}")
         states = []
         for history in histories:
             s = self.game.new_initial_state()
@@ -334,7 +335,7 @@ class StateArrays:
 
     def _generator(self) -> np.random.Generator:
         if self._rng is None:
-            raise RuntimeError("deal hands with reset_rows (or load a state) first")
+            raise EnvStateError("deal hands with reset_rows (or load a state) first")
         return self._rng
 
     def _advance(self, state: State) -> None:

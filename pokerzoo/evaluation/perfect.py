@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import expected_values, exploitability, policy_array
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels import beliefs as K
@@ -54,7 +55,7 @@ class TotalExploitability:
 
 def _belief_arrays(tree: GameTree, probs: np.ndarray, beliefs: str) -> np.ndarray:
     if beliefs not in BELIEF_MODES:
-        raise ValueError(f"beliefs must be one of {BELIEF_MODES}, got {beliefs!r}")
+        raise ConfigError(f"beliefs must be one of {BELIEF_MODES}, got {beliefs!r}")
     n = tree.num_nodes
     belief = np.zeros(n)
     K.beliefs(
@@ -130,7 +131,7 @@ def force_first_action(tree: GameTree, action: int, player: int = 0) -> dict[int
     rows = first_decisions(tree, player)
     illegal = [tree.infoset_keys[i] for i in rows if not tree.infoset_mask[i, action]]
     if illegal:
-        raise ValueError(f"action {action} is illegal at first decisions {illegal[:3]}")
+        raise ConfigError(f"action {action} is illegal at first decisions {illegal[:3]}")
     return {int(i): action for i in rows}
 
 
@@ -185,7 +186,7 @@ def forced_deviation_values(
             blind, else its ante).
     """
     if tree.num_players != 2:
-        raise ValueError("forced_deviation_values pairs two seats; the game has "
+        raise ConfigError("forced_deviation_values pairs two seats; the game has "
                          f"{tree.num_players} players")
     names, policies = _named(profile)
     arrays = [policy_array(tree, p) for p in policies]
@@ -193,7 +194,7 @@ def forced_deviation_values(
     for key, a in (forced or {}).items():
         i = key if isinstance(key, (int, np.integer)) else tree.infoset_id(key)
         if not tree.infoset_mask[i, a]:
-            raise ValueError(f"forced action {a} is illegal at {tree.infoset_keys[i]!r}")
+            raise ConfigError(f"forced action {a} is illegal at {tree.infoset_keys[i]!r}")
         rows.append(int(i))
         acts.append(int(a))
     seat0 = tree.infoset_player == 0

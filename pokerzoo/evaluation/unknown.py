@@ -263,7 +263,7 @@ class InteractionRunner:
         backend: Literal["tree", "states"] = "tree",
     ) -> None:
         if backend not in ("tree", "states"):
-            raise ValueError(f"backend must be 'tree' or 'states', got {backend!r}")
+            raise ConfigError(f"backend must be 'tree' or 'states', got {backend!r}")
         self.game = environment_of(game)
         self.posterior = posterior
         self.backend = backend
@@ -293,7 +293,7 @@ class InteractionRunner:
             num_episodes: hands to play.
         """
         if num_episodes < 0:
-            raise ValueError(f"num_episodes must be >= 0, got {num_episodes}")
+            raise ConfigError(f"num_episodes must be >= 0, got {num_episodes}")
         if self.backend == "tree":
             sampler = self._tree_sampler()
             batch = sampler.sample(self._profile(sampler.tree, policies), num_episodes, self.rng)
@@ -309,7 +309,7 @@ class InteractionRunner:
             return uniform_policy_array(tree)
         if isinstance(policies, list | tuple):
             if len(policies) != tree.num_players:
-                raise ValueError(
+                raise ConfigError(
                     f"need one policy per seat ({tree.num_players}), got {len(policies)}"
                 )
             probs = np.zeros(tree.infoset_mask.shape)

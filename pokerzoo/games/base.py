@@ -208,7 +208,7 @@ class TensorLayout:
         offset = 0
         for f in self.fields:
             if f.name in self._slices:
-                raise ValueError(f"duplicate field name {f.name!r}")
+                raise ConfigError(f"duplicate field name {f.name!r}")
             self._slices[f.name] = slice(offset, offset + f.size)
             offset += f.size
         self.size = offset
@@ -240,7 +240,7 @@ class TensorLayout:
             s = self._slices[f.name]
             low[s] = f.low
             if isinstance(f.high, tuple) and len(f.high) != f.size:
-                raise ValueError(f"field {f.name!r} has {f.size} entries but {len(f.high)} bounds")
+                raise ConfigError(f"field {f.name!r} has {f.size} entries but {len(f.high)} bounds")
             high[s] = f.high
         low.flags.writeable = False
         high.flags.writeable = False
@@ -376,7 +376,7 @@ class State(ABC):
         """
         outcomes = self.chance_outcomes()
         if not outcomes:
-            raise ValueError(f"{self} is not a chance node")
+            raise ConfigError(f"{self} is not a chance node")
         u = rng.random()
         acc = 0.0
         for action, prob in outcomes:
@@ -404,7 +404,7 @@ class State(ABC):
     def _player_or_current(self, player: int | None) -> int:
         p = self.current_player() if player is None else player
         if not 0 <= p < self.game.num_players:
-            raise ValueError(
+            raise ConfigError(
                 f"player {p} is not a seat of {self.game.name} (0..{self.game.num_players - 1})"
             )
         return p

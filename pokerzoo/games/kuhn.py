@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import (
     CHANCE,
     TERMINAL,
@@ -86,7 +87,7 @@ class KuhnState(State):
 
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
         if self.current_player() != CHANCE:
-            raise ValueError(f"{self} is not a chance node")
+            raise ConfigError(f"{self} is not a chance node")
         k = int(rng.integers(self._n + 1 - len(self._cards)))
         for card in sorted(self._cards):
             if card <= k:

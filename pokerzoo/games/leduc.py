@@ -297,7 +297,7 @@ class LeducState(State):
 
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
         if self._player != CHANCE:
-            raise ValueError(f"{self} is not a chance node")
+            raise ConfigError(f"{self} is not a chance node")
         dealt = self._dealt()
         # Uniform over the cards left: draw a rank among them, then skip the dealt ones.
         k = int(rng.integers(self._cfg.deck_size - len(dealt)))

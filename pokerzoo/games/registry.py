@@ -13,7 +13,7 @@ _GAMES: dict[str, type[Game]] = {}
 def register_game(cls: type[Game]) -> type[Game]:
     """Class decorator: make ``cls`` loadable by ``load_game(cls.name, ...)``."""
     if cls.name in _GAMES and _GAMES[cls.name] is not cls:
-        raise ValueError(f"a game named {cls.name!r} is already registered")
+        raise ConfigError(f"a game named {cls.name!r} is already registered")
     _GAMES[cls.name] = cls
     return cls
 

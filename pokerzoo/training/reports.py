@@ -106,7 +106,7 @@ def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
     Two-player games only.
     """
     if tree.num_players != 2:
-        raise ValueError("pairings are defined for two-player games")
+        raise ConfigError("pairings are defined for two-player games")
     arrays = [policy_array(tree, p) for p in policies]
     seat0 = tree.infoset_player == 0
     n = len(arrays)
@@ -132,7 +132,7 @@ def plot_curves(runs: list[SavedRun], path: str | Path, metric: str = "exploitab
     for run in runs:
         columns = read_metrics(run.folder)
         if metric not in columns:
-            raise ValueError(f"{run.folder} logged no {metric!r} (it has {sorted(columns)})")
+            raise ConfigError(f"{run.folder} logged no {metric!r} (it has {sorted(columns)})")
         x = np.asarray(columns["iteration"][-len(columns[metric]):])
         y = np.asarray(columns[metric])
         keep = (x > 0) & (y > 0)

@@ -261,7 +261,7 @@ def _build_from_states(game: Game, model: Any, max_nodes: int) -> GameTree:
                 infoset_node.append(index)
                 infoset_depth.append(depth[index])
             elif infoset_depth[iid] != depth[index] or infoset_player[iid] != p:
-                raise ValueError(
+                raise ConfigError(
                     f"information set {key!r} spans depths or players; the compiled tree needs "
                     "every history of an information set at one depth"
                 )

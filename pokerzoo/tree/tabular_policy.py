@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerzoo.errors import InvalidPolicyError
+from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import State
 from pokerzoo.tree.kernels.policy_check import first_invalid_row
 
@@ -44,7 +44,7 @@ class TabularPolicy:
         probs = np.asarray(probs, dtype=np.float64)
         mask = np.asarray(mask, dtype=bool)
         if probs.shape != mask.shape or probs.ndim != 2 or len(keys) != probs.shape[0]:
-            raise ValueError(
+            raise ConfigError(
                 f"keys ({len(keys)}), probs {probs.shape} and mask {mask.shape} do not line up"
             )
         self.keys = list(keys)
@@ -154,7 +154,7 @@ class TabularPolicy:
                 probs, mask = data["probs"], data["mask"]
                 return cls(keys, probs, mask, meta["game_name"], meta["game_params"])
         except (OSError, KeyError, ValueError, SyntaxError, zipfile.BadZipFile, EOFError) as exc:
-            raise ValueError(f"{path} is not a readable pokerzoo policy file: {exc}") from exc
+            raise ConfigError(f"{path} is not a readable pokerzoo policy file: {exc}") from exc
 
 
 ROW_SUM_ATOL = 1e-6

@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from pokerzoo.errors import ConfigError, EnvStateError
 from pokerzoo.wrappers.aec import flat_space
 from pokerzoo.wrappers.opponents import as_opponent
 
@@ -62,7 +63,7 @@ class SingleAgentEnv(gymnasium.Env):
         **env_kwargs: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         if isinstance(env, str):
             from pokerzoo.envs.registry import make
@@ -75,15 +76,15 @@ class SingleAgentEnv(gymnasium.Env):
         self.agents = list(env.possible_agents)
         n = len(self.agents)
         if seat != "random" and (not isinstance(seat, int | np.integer) or not 0 <= seat < n):
-            raise ValueError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
+            raise ConfigError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
         self.seat = seat
         if obs_type not in ("box", "dict", "flat"):
-            raise ValueError(f"obs_type must be 'box', 'dict' or 'flat', got {obs_type!r}")
+            raise ConfigError(f"obs_type must be 'box', 'dict' or 'flat', got {obs_type!r}")
         self.obs_type = obs_type
         self.reward_scale = float(reward_scale)
         specs = list(opponent) if isinstance(opponent, list | tuple) else [opponent] * (n - 1)
         if len(specs) != n - 1:
-            raise ValueError(f"need one opponent per other seat ({n - 1}), got {len(specs)}")
+            raise ConfigError(f"need one opponent per other seat ({n - 1}), got {len(specs)}")
         self._specs = specs
         self._opponents: dict[str, Any] = {}
         inner = env.observation_space(self.agents[0])
@@ -126,7 +127,7 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         aec = self.aec
         if self._over:
-            raise RuntimeError("the hand is over (or not dealt yet): call reset()")
+            raise EnvStateError("the hand is over (or not dealt yet): call reset()")
         aec.step(action)
         reward = float(aec.rewards.get(self._learner, 0.0))
         more, over = self._play_opponents()

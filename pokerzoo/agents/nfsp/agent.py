@@ -38,7 +38,7 @@ from pokerzoo.agents.nfsp.selfplay import SelfPlay
 from pokerzoo.config import from_mapping
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.envs.vector import VectorPokerEnv
-from pokerzoo.errors import CheckpointError, TreeTooLargeError
+from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.games.base import Game, State
 from pokerzoo.policy import CallablePolicy
@@ -273,7 +273,9 @@ def _seat(game: Game, obs: np.ndarray, info: Mapping[str, Any] | None) -> int:
     try:
         seat = obs[..., game.information_state_layout.slice("player")]
     except KeyError:
-        raise ValueError("pass info['player']: this game's observation has no seat field") from None
+        raise ConfigError(
+            "pass info['player']: this game's observation has no seat field"
+        ) from None
     return int(np.argmax(seat))
 
 

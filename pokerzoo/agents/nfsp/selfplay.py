@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.nfsp.learner import PlayerLearner, greedy_actions
+from pokerzoo.errors import CheckpointError, EnvStateError
 
 BestResponseFn = Callable[[int, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """``fn(player, env_rows, obs, mask) -> actions``: an alternative best response (UCT)."""
@@ -68,7 +69,7 @@ class SelfPlay:
         """The hands in flight as this recorder sees them (copies): each seat's pending
         transition, its rewards so far, its policy for the hand, and the current turn."""
         if self.current is None:
-            raise RuntimeError("no hands in flight: call restart(seed) first")
+            raise EnvStateError("no hands in flight: call restart(seed) first")
         obs, mask, player = self.current
         return {
             **{name: getattr(self, name).copy() for name in _ARRAYS},
@@ -81,7 +82,7 @@ class SelfPlay:
             target = getattr(self, name)
             value = np.asarray(state[name])
             if value.shape != target.shape:
-                raise ValueError(f"self-play {name} has shape {value.shape}, "
+                raise CheckpointError(f"self-play {name} has shape {value.shape}, "
                                  f"expected {target.shape}")
             target[...] = value
         self.current = tuple(  # type: ignore[assignment]
@@ -94,7 +95,7 @@ class SelfPlay:
     def step(self, epsilon: float) -> int:
         """Act in every hand once, store the transitions, return the number of hands finished."""
         if self.current is None:
-            raise RuntimeError("call restart(seed) before step()")
+            raise EnvStateError("call restart(seed) before step()")
         obs, mask, player = self.current
         actions = np.zeros(len(player), dtype=np.int64)
         for p, learner in enumerate(self.learners):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pokerzoo.components.uct import AdaptiveUCT, UCTConfig
+from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import State
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class UCTBestResponse:
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Restore what ``state_dict`` returned."""
         if len(state["searchers"]) != len(self.searchers):
-            raise ValueError(f"state has {len(state['searchers'])} searchers, "
+            raise CheckpointError(f"state has {len(state['searchers'])} searchers, "
                              f"this agent {len(self.searchers)}")
         for searcher, searcher_state in zip(self.searchers, state["searchers"]):
             searcher.load_state_dict(searcher_state)

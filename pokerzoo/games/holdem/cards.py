@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pokerzoo.errors import ConfigError
+
 try:  # the C extension behind phevaluator's public API: 2.5x faster than the wrapper
     from phevaluator._pheval import evaluate_7cards as _eval7
 except ImportError:  # pragma: no cover - layout of a future phevaluator release
@@ -47,7 +49,7 @@ _CARD_INDEX = {s: i for i, s in enumerate(CARD_STRINGS)}
 def card_to_string(card: int) -> str:
     """Two-character name of a card int, e.g. ``51 -> "As"``, ``33 -> "Td"``."""
     if not 0 <= card < NUM_CARDS:
-        raise ValueError(f"card must be in 0..51, got {card!r}")
+        raise ConfigError(f"card must be in 0..51, got {card!r}")
     return CARD_STRINGS[card]
 
 
@@ -57,14 +59,14 @@ def string_to_card(name: str) -> int:
     try:
         return _CARD_INDEX[key]
     except KeyError:
-        raise ValueError(f"not a card name: {name!r} (expected e.g. 'As', 'Td', '2c')") from None
+        raise ConfigError(f"not a card name: {name!r} (expected e.g. 'As', 'Td', '2c')") from None
 
 
 def cards_from_string(text: str) -> list[int]:
     """Card ints of a concatenated string such as ``"AsKd"`` (spaces allowed)."""
     s = text.replace(" ", "")
     if len(s) % 2:
-        raise ValueError(f"odd-length card string {text!r}")
+        raise ConfigError(f"odd-length card string {text!r}")
     return [string_to_card(s[i : i + 2]) for i in range(0, len(s), 2)]
 
 

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State, check_tree_size
 
 History = tuple[int, ...]
@@ -142,7 +143,7 @@ class ModelStructure:
             counts.append(len(taken))
             t = self.terminal_index.get(h)
             if t is None:
-                raise ValueError(f"history {list(h)} is not a terminal of {self.base_game!r}")
+                raise ConfigError(f"history {list(h)} is not a terminal of {self.base_game!r}")
             terminals.append(t)
         rewards = np.asarray(rewards, dtype=np.float64).reshape(len(terminals), self.num_players)
         return EpisodeBatch(
@@ -209,20 +210,20 @@ class EnvironmentModel:
         values = np.array(self.reward_values, dtype=np.float64)
         probs = np.array(self.reward_probs, dtype=np.float64)
         if chance.shape != (s.num_slots,):
-            raise ValueError(f"chance_probs needs shape ({s.num_slots},), got {chance.shape}")
+            raise ConfigError(f"chance_probs needs shape ({s.num_slots},), got {chance.shape}")
         if values.ndim != 3 or values.shape[::2] != (s.num_terminals, s.num_players):
-            raise ValueError(
+            raise ConfigError(
                 f"reward_values needs shape ({s.num_terminals}, K, {s.num_players}), "
                 f"got {values.shape}"
             )
         if probs.shape != values.shape[:2]:
-            raise ValueError(f"reward_probs needs shape {values.shape[:2]}, got {probs.shape}")
+            raise ConfigError(f"reward_probs needs shape {values.shape[:2]}, got {probs.shape}")
         if (chance < 0).any() or (probs < 0).any():
-            raise ValueError("probabilities must be non-negative")
+            raise ConfigError("probabilities must be non-negative")
         if s.num_slots and not np.allclose(s.segment_sums(chance), 1.0, atol=1e-9):
-            raise ValueError("each chance node's probabilities must sum to 1")
+            raise ConfigError("each chance node's probabilities must sum to 1")
         if not np.allclose(probs.sum(axis=1), 1.0, atol=1e-9):
-            raise ValueError("each terminal's reward probabilities must sum to 1")
+            raise ConfigError("each terminal's reward probabilities must sum to 1")
         set_ = object.__setattr__
         set_(self, "chance_probs", _frozen(chance))
         set_(self, "reward_values", _frozen(values))
@@ -298,7 +299,7 @@ class EnvironmentModel:
         ):
             reward = 0.5 * np.abs(self.reward_probs - other.reward_probs).sum(axis=1)
         else:
-            raise ValueError("the models put their reward probabilities on different supports")
+            raise ConfigError("the models put their reward probabilities on different supports")
         return ModelDistance(chance, reward)
 
     def _same_base(self, other: EnvironmentModel) -> bool:
@@ -307,7 +308,7 @@ class EnvironmentModel:
 
     def _check_same(self, other: EnvironmentModel) -> None:
         if not self._same_base(other):
-            raise ValueError("the models describe different base games")
+            raise ConfigError("the models describe different base games")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EnvironmentModel):
