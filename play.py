@@ -1,0 +1,55 @@
+#!/usr/bin/env python
+"""Play poker in the terminal against a trained agent, a policy file or a built-in opponent.
+
+You take one seat (it rotates every hand); the opponent plays every other seat. At your turn,
+type an action's name (case-insensitive; a unique prefix such as "c" or "r" is enough), its
+number, "help", or "quit". The score is kept in chips and bb/100 with a 95% confidence
+interval; end of input (Ctrl-D) or Ctrl-C also ends the session with the final score.
+
+Examples:
+    python play.py runs/cfr+_kuhn_poker
+    python play.py runs/cfr+_leduc_holdem --hands 10 --seed 3
+    python play.py --policy policy.npz
+    python play.py --opponent always-call --game no_limit_holdem --game-param num_players=3
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pokerzoo.interactive import BUILT_IN_OPPONENTS, PlaySession, load_opponent
+from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("run", nargs="?", help="run folder written by train.py")
+    p.add_argument("--policy", metavar="FILE.npz", help="a TabularPolicy file to play against")
+    p.add_argument("--opponent", choices=BUILT_IN_OPPONENTS, help="a built-in opponent")
+    p.add_argument("--game", help="game (default: the run's or policy's game; leduc_holdem "
+                                  "for a built-in opponent)")
+    p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
+    p.add_argument("--hands", type=int, help="hands to play (default: until quit or end of input)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the opponent")
+    add_debug_flag(p)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    game, opponent = load_opponent(
+        run=args.run,
+        policy=args.policy,
+        opponent=args.opponent,
+        game=args.game,
+        game_params=parse_assignments(args.game_param, "--game-param"),
+    )
+    session = PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands)
+    session.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main, None))
