@@ -72,6 +72,8 @@ class Score:
     ci_mbb: float
     nash_conv: float | None = None
     """NashConv in chips (exact only)."""
+    chips: float | None = None
+    """The exploitability in chips per game (exact only)."""
     hands: int | None = None
     """Hands LBR played (LBR only)."""
 
@@ -81,6 +83,7 @@ class Score:
             "exploitability_mbb_per_game": float(self.exploitability_mbb),
             "ci95_mbb": float(self.ci_mbb),
             **({"nash_conv": float(self.nash_conv)} if self.nash_conv is not None else {}),
+            **({"exploitability": float(self.chips)} if self.chips is not None else {}),
             **({"hands": int(self.hands)} if self.hands is not None else {}),
         }
 
@@ -249,7 +252,8 @@ def _exact_score(tree: GameTree, table: object) -> Score:
     from pokerzoo.training.reports import exact_scores  # the scores train.py logs
 
     s = exact_scores(tree, table)
-    return Score("exact", s["exploitability_mbb_per_game"], 0.0, nash_conv=s["nash_conv"])
+    return Score("exact", s["exploitability_mbb_per_game"], 0.0, nash_conv=s["nash_conv"],
+                 chips=s["exploitability"])
 
 
 def run_tournament(
