@@ -19,7 +19,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from pokerzoo.interactive import BUILT_IN_OPPONENTS, PlaySession, load_opponent
+from pokerzoo.evaluation.opponents import opponent_names
+from pokerzoo.interactive import PlaySession, load_opponent
 from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
 
 
@@ -27,7 +28,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("run", nargs="?", help="run folder written by train.py")
     p.add_argument("--policy", metavar="FILE.npz", help="a TabularPolicy file to play against")
-    p.add_argument("--opponent", choices=BUILT_IN_OPPONENTS, help="a built-in opponent")
+    p.add_argument("--opponent", metavar="NAME",
+                   help=f"a built-in opponent: {', '.join(opponent_names())}")
     p.add_argument("--game", help="game (default: the run's or policy's game; leduc_holdem "
                                   "for a built-in opponent)")
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")

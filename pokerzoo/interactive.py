@@ -33,7 +33,6 @@ from pokerzoo.games.registry import load_game
 
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")
-BUILT_IN_OPPONENTS = ("random", "always-call")
 Z_95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
 
@@ -90,42 +89,12 @@ class PolicyOpponent:
         return int(actions[rng.choice(len(actions), p=weights / weights.sum())])
 
 
-class RandomOpponent:
-    """Plays every legal action with equal probability."""
+def built_in_opponent(name: str, game: Game) -> Opponent:
+    """A built-in opponent of ``pokerzoo.evaluation.opponents`` (``random``, ``always-call``,
+    and any registered later) for ``game``; ``ConfigError`` naming them for an unknown name."""
+    from pokerzoo.evaluation.opponents import make_opponent
 
-    label = "random"
-
-    def choose(
-        self, env: PokerEnv, observation: Any, info: Mapping[str, Any], rng: np.random.Generator
-    ) -> int:
-        legal = list(info["legal_actions"])
-        return int(legal[rng.integers(len(legal))])
-
-
-class AlwaysCallOpponent:
-    """Checks when it can and calls any bet; never folds and never raises."""
-
-    label = "always-call"
-
-    def choose(
-        self, env: PokerEnv, observation: Any, info: Mapping[str, Any], rng: np.random.Generator
-    ) -> int:
-        menu = ActionMenu.of(env.game_state)
-        for action, words in menu.words.items():
-            if "call" in words or "check" in words:
-                return action
-        return menu.legal[0]
-
-
-def built_in_opponent(name: str) -> Opponent:
-    """``"random"`` or ``"always-call"``; ``ConfigError`` naming both for anything else."""
-    if name == "random":
-        return RandomOpponent()
-    if name == "always-call":
-        return AlwaysCallOpponent()
-    raise ConfigError(
-        f"unknown opponent {name!r}; built-in opponents are {list(BUILT_IN_OPPONENTS)}"
-    )
+    return PolicyOpponent(make_opponent(name, game), name)
 
 
 # Reading actions ---------------------------------------------------------------------------
@@ -488,11 +457,13 @@ def load_opponent(
         ConfigError: for none or several sources, an unknown opponent, or a game other than a
             run's own.
     """
+    from pokerzoo.evaluation.opponents import opponent_names
+
     given = [s for s in (run, policy, opponent) if s is not None]
     if len(given) != 1:
         raise ConfigError(
-            "give exactly one of a run folder, --policy FILE.npz or --opponent "
-            f"{'|'.join(BUILT_IN_OPPONENTS)}"
+            "give exactly one of a run folder, --policy FILE.npz or --opponent NAME "
+            f"({'|'.join(opponent_names())})"
         )
     params = dict(game_params or {})
     if run is not None:
@@ -517,7 +488,8 @@ def load_opponent(
         chosen = load_game(name, **(params if game or params else table.game_params))
         return chosen, PolicyOpponent(table, Path(policy).stem)
     assert opponent is not None
-    return load_game(game or "leduc_holdem", **params), built_in_opponent(opponent)
+    chosen = load_game(game or "leduc_holdem", **params)
+    return chosen, built_in_opponent(opponent, chosen)
 
 
 def _run_opponent(saved: Any) -> Opponent:
