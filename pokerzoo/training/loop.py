@@ -8,7 +8,7 @@ checkpoint between chunks.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tqdm.auto import tqdm
@@ -53,13 +53,28 @@ class Callback:
 class Trainer:
     """Runs ``agent.iterate`` in chunks until ``budget`` is spent, calling callbacks.
 
+    With a seconds budget the loop sizes each ``iterate`` call by the time per unit it has
+    measured so far (the first call is one unit), so that a call takes about
+    ``chunk_seconds`` and the last one ends by the deadline: a call is started only when the
+    units it asks for, the callbacks it would trigger and the final callbacks (``on_end``:
+    the last evaluation and checkpoint) are expected to fit in the time left. A run thus stops
+    within about one call's misestimate of its budget, even when one unit takes seconds (NFSP
+    with the UCT best response).
+
     Args:
         agent: any ``Agent``.
         budget: units and/or seconds.
         callbacks: evaluation, logging, checkpoint callbacks.
-        chunk: units per ``iterate`` call; defaults to the smallest callback period (so
+        chunk: most units per ``iterate`` call; defaults to the smallest callback period (so
             callbacks fire on time) capped at 1,000.
         progress: show a progress bar.
+        clock: seconds as a float (``time.perf_counter``; tests inject a fake one).
+        chunk_seconds: with a seconds budget, the time one ``iterate`` call aims at (the clock
+            is read between calls only).
+        callback_share: with a seconds budget, the most of the time spent so far that
+            callbacks (evaluations) may take: when they take more, every callback period is
+            doubled (still round numbers). ``None`` keeps the periods as given (a run with an
+            explicit evaluation period).
     """
 
     def __init__(
@@ -69,26 +84,90 @@ class Trainer:
         callbacks: Sequence[Callback] = (),
         chunk: int | None = None,
         progress: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+        chunk_seconds: float = 0.5,
+        callback_share: float | None = None,
     ) -> None:
+        if chunk_seconds <= 0:
+            raise ConfigError(f"chunk_seconds must be > 0, got {chunk_seconds}")
         self.agent = agent
         self.budget = budget
         self.callbacks = list(callbacks)
         periods = [c.every for c in self.callbacks if c.every > 0]
         self.chunk = chunk or max(1, min(periods + [1000]))
         self.progress = progress
+        self.clock = clock
+        self.chunk_seconds = chunk_seconds
+        self.callback_share = callback_share
+        self.callback_total = 0.0
+        """Seconds spent in ``on_step`` rounds so far."""
         self.start_time = 0.0
         self.elapsed = 0.0
         self.metrics: dict[str, float] = {}
         """The latest values callbacks computed (e.g. exploitability), read by loggers."""
+        self.seconds_per_unit: float | None = None
+        """Measured duration of one unit in the latest ``iterate`` call (None before one)."""
+        self.callback_seconds = 0.0
+        """Measured duration of the latest ``on_step`` round of callbacks; the loop expects
+        each further round, and ``on_end``, to take as long. (``on_start`` is not counted: it
+        pays one-off costs such as compiling the evaluator.)"""
+        self.steps: list[int] = []
+        """Units asked of each ``iterate`` call, in order (what the sizing decided)."""
 
     def _units_left(self) -> int | None:
         if self.budget.units is None:
             return None
         return max(0, self.budget.units - self.agent.iteration)
 
+    def _periods(self) -> list[int]:
+        return [c.every for c in self.callbacks if c.every > 0]
+
+    def next_step(self) -> int:
+        """Units for the next ``iterate`` call; 0 when the budget is spent.
+
+        Units: what is left of the unit budget, at most ``chunk``, and landing on the next
+        callback period (evaluations happen at round numbers). Seconds: as many units as
+        ``chunk_seconds`` and the time left (less the expected ``on_end``) allow at the
+        measured rate, leaving out the callback round at a period boundary when it would
+        not fit either; 0 when not even one unit fits (after a second measurement).
+        """
+        left = self._units_left()
+        if left == 0:
+            return 0
+        step = self.chunk if left is None else min(self.chunk, left)
+        before = self.agent.iteration
+        to_boundary = [p - before % p for p in self._periods()]
+        step = min([step, *to_boundary])
+        if self.budget.seconds is None:
+            return step
+        if self.seconds_per_unit is None:
+            return 1  # a probe: the first call measures the rate
+        remaining = self.budget.seconds - self.elapsed - self.callback_seconds
+        if remaining <= 0:
+            return 0
+        rate = max(self.seconds_per_unit, 1e-12)
+        if remaining < rate:
+            # The first call may have paid one-off costs (compilation, warm-up): measure
+            # again before trusting its rate to end the run early.
+            return 1 if len(self.steps) == 1 else 0
+        step = min(step, max(1, int(min(remaining, self.chunk_seconds) / rate)))
+        if step in to_boundary and step * rate + self.callback_seconds > remaining:
+            # Reaching the boundary would run its callbacks past the deadline: stop short.
+            step -= 1
+        return step
+
+    def _stretch_periods(self) -> None:
+        share = self.callback_share
+        if share is None or self.budget.seconds is None or self.elapsed <= 0:
+            return
+        if self.callback_total > share * self.elapsed:
+            for c in self.callbacks:
+                if c.every > 0:
+                    c.every *= 2
+
     def run(self) -> Agent:
         """Spend the budget; returns the agent. Callbacks' ``on_end`` runs even on Ctrl-C."""
-        self.start_time = time.perf_counter()
+        self.start_time = self.clock()
         total = self.budget.units
         bar = tqdm(
             total=total if total is not None else None,
@@ -99,31 +178,39 @@ class Trainer:
         )
         for c in self.callbacks:
             c.on_start(self)
+        self.elapsed = self.clock() - self.start_time
         try:
             while True:
-                left = self._units_left()
-                self.elapsed = time.perf_counter() - self.start_time
-                if left == 0:
+                step = self.next_step()
+                if step == 0:
                     break
-                if self.budget.seconds is not None and self.elapsed >= self.budget.seconds:
-                    break
-                step = self.chunk if left is None else min(self.chunk, left)
-                # Land exactly on callback periods so evaluations happen at round numbers.
+                self.steps.append(step)
                 before = self.agent.iteration
-                periods = [c.every for c in self.callbacks if c.every > 0]
-                if periods:
-                    step = min([step] + [p - before % p for p in periods])
+                started = self.clock()
                 self.agent.iterate(step)
-                bar.update(self.agent.iteration - before)
-                self.elapsed = time.perf_counter() - self.start_time
-                for c in self.callbacks:
-                    if c.every > 0 and self.agent.iteration // c.every > before // c.every:
+                done = self.agent.iteration - before
+                took = self.clock() - started
+                if done > 0:
+                    self.seconds_per_unit = took / done
+                bar.update(done)
+                self.elapsed = self.clock() - self.start_time
+                fired = [
+                    c for c in self.callbacks
+                    if c.every > 0 and self.agent.iteration // c.every > before // c.every
+                ]
+                if fired:
+                    started = self.clock()
+                    for c in fired:
                         c.on_step(self)
+                    self.callback_seconds = self.clock() - started
+                    self.callback_total += self.callback_seconds
+                    self.elapsed = self.clock() - self.start_time
+                    self._stretch_periods()
                 if self.metrics:
                     bar.set_postfix({k: f"{v:.4g}" for k, v in self.metrics.items()}, refresh=False)
         finally:
             bar.close()
-            self.elapsed = time.perf_counter() - self.start_time
+            self.elapsed = self.clock() - self.start_time
             for c in self.callbacks:
                 c.on_end(self)
         return self.agent

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.registry import agent_spec, make_agent
+from pokerzoo.agents.registry import agent_spec, make_agent, registered_agents
 from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.config import from_mapping
 from pokerzoo.errors import TreeTooLargeError
@@ -29,6 +29,7 @@ from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.games.unknown import AgentGameView, agent_facing
+from pokerzoo.games.unknown.priors import Prior
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
     ExploitabilityCallback,
@@ -150,7 +151,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         game if config.agent_params.get("oracle")
         else agent_facing(game, interactive=spec.units in SAMPLING_UNITS)
     )
-    agent = make_agent(config.agent, learner, seed=config.seed, **config.agent_params)
+    agent = _make_agent(config, learner, spec.units)
     resumed = _prepare_folder(out, config, agent)
 
     period = config.eval_every or max(1, (units or 20_000) // 20)
@@ -162,7 +163,11 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         callbacks.append(MetricCallback(_match_metric(game, config), period))
     callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
     callbacks.append(CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period))
-    trainer = Trainer(agent, budget, callbacks, progress=progress)
+    # A seconds budget with default periods: evaluations may take at most a quarter of it
+    # (their period doubles when they take more), so a slow evaluator cannot eat the budget.
+    default_periods = config.eval_every is None and config.checkpoint_every is None
+    share = 0.25 if config.seconds is not None and default_periods else None
+    trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share)
     trainer.run()
 
     summary: dict[str, Any] = {
@@ -185,6 +190,26 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     return summary
 
 
+def tree_free_agents() -> list[str]:
+    """Agents that train without a compiled tree (they learn from sampled hands: the
+    self-play learners counting episodes), so they train on games of any size."""
+    return sorted(name for name, spec in registered_agents().items() if spec.units == "episodes")
+
+
+def _make_agent(config: RunConfig, learner: Game, units: str) -> Agent:
+    """Build the run's agent; a tree-based agent on a game whose tree cannot be built fails
+    at once (the size is estimated before anything is built) naming the agents that can."""
+    try:
+        return make_agent(config.agent, learner, seed=config.seed, **config.agent_params)
+    except TreeTooLargeError as exc:
+        raise TreeTooLargeError(
+            f"agent {config.agent!r} needs the compiled tree of {config.game!r}, which does not "
+            f"fit ({exc}). Agents that train on games of any size: "
+            f"{', '.join(tree_free_agents())}",
+            estimated_nodes=exc.estimated_nodes,
+        ) from exc
+
+
 def _match_metric(game: Game, config: RunConfig):
     from pokerzoo.evaluation.matches import versus_random
 
@@ -204,7 +229,10 @@ def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
     """
     out.mkdir(parents=True, exist_ok=True)
     stored = out / "config.json"
-    identity = {k: v for k, v in dataclasses.asdict(config).items() if k in _IDENTITY}
+    # Fields one level deep (not dataclasses.asdict, which would flatten a prior object into
+    # a dict make_prior cannot read back): _to_json writes each value as it reads back.
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    identity = {k: v for k, v in fields.items() if k in _IDENTITY}
     if stored.exists():
         try:
             previous = json.loads(stored.read_text())
@@ -213,7 +241,7 @@ def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
                 f"{stored} is corrupt ({exc}); remove it or pick another --out"
             ) from exc
         previous_identity = {k: v for k, v in previous.items() if k in _IDENTITY}
-        if previous_identity != json.loads(json.dumps(identity)):
+        if previous_identity != json.loads(json.dumps(identity, default=_to_json)):
             raise ConfigError(
                 f"{out} holds a different run ({previous_identity}); pick another --out or "
                 "delete the folder"
@@ -226,7 +254,7 @@ def _prepare_folder(out: Path, config: RunConfig, agent: Agent) -> bool:
         if checkpoint is not None:
             agent.load(checkpoint)
             return True
-    _write_json(stored, dataclasses.asdict(config))
+    _write_json(stored, fields)
     return False
 
 
@@ -234,7 +262,27 @@ _IDENTITY = ("agent", "game", "game_params", "agent_params", "seed")
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` atomically; it is serialised before the file is opened, so a value
+    JSON cannot hold never leaves a half-written file."""
+    text = json.dumps(data, indent=2, default=_to_json)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
-        json.dump(data, fh, indent=2, default=str)
+        fh.write(text)
     os.replace(tmp, path)
+
+
+def _to_json(value: Any) -> Any:
+    """JSON for the values a config or summary may hold beyond JSON's own: priors as the
+    spec ``make_prior`` reads, other dataclasses (nested agent configs) as their fields, numpy
+    scalars and arrays as numbers and lists, anything else as its ``repr`` (what was used,
+    readable, never code)."""
+    if isinstance(value, Prior):  # as make_prior reads it back
+        return value.spec()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
+    if callable(tolist):
+        return tolist()
+    return repr(value)
