@@ -11,6 +11,7 @@ Examples:
     python play.py runs/cfr+_leduc_holdem --hands 10 --seed 3
     python play.py --policy policy.npz
     python play.py --opponent always-call --game no_limit_holdem --game-param num_players=3
+    python play.py runs/cfr+_kuhn_poker --hand-history hands.txt
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
     p.add_argument("--hands", type=int, help="hands to play (default: until quit or end of input)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the opponent")
+    p.add_argument("--hand-history", metavar="PATH",
+                   help="keep the hands: .phhs for hold'em (PHH, via PokerKit), any other "
+                        "suffix (e.g. .txt) for the plain-text hand log of any game")
     add_debug_flag(p)
     return p
 
@@ -48,8 +52,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         game=args.game,
         game_params=parse_assignments(args.game_param, "--game-param"),
     )
-    session = PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands)
-    session.run()
+    if args.hand_history is None:
+        PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands).run()
+        return 0
+    from pokerzoo.evaluation.hand_history import HandRecorder
+
+    # The recorder writes its file when the block ends, also after Ctrl-C or end of input.
+    with HandRecorder(game, args.hand_history) as recorder:
+        PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands,
+                    recorder=recorder).run()
+    print(f"{recorder.num_hands} hands written to {args.hand_history}")
     return 0
 
 

@@ -11,14 +11,15 @@ poker words work where the game names an action differently, e.g. Kuhn's ``pass`
 or ``fold``), its number, ``help``, or ``quit``. Anything else prints a one-line hint with the
 legal actions and asks again; end of input or Ctrl-C ends the session with the final score.
 
-Finished hands are kept in ``PlaySession.finished`` and passed to an optional recorder
-(anything with ``record(hand: FinishedHand)``), e.g. a hand-history writer.
+Finished hands are kept in ``PlaySession.finished`` (``FinishedHand``) and passed to an optional
+recorder (anything with ``record(state, names)``, e.g. a
+``pokerzoo.evaluation.hand_history.HandRecorder``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -274,10 +275,11 @@ class FinishedHand:
     state: State
 
 
-class HandRecorder(Protocol):
-    """Receives every finished hand (a hand-history writer, a test's list)."""
+class HandSink(Protocol):
+    """Receives every finished hand: its final state and the seats' names, as
+    ``pokerzoo.evaluation.hand_history.HandRecorder.record`` takes them."""
 
-    def record(self, hand: FinishedHand) -> None: ...
+    def record(self, state: State, names: Sequence[str] | None = None) -> None: ...
 
 
 class _Quit(Exception):
@@ -300,7 +302,7 @@ class PlaySession:
         *,
         seed: int = 0,
         hands: int | None = None,
-        recorder: HandRecorder | None = None,
+        recorder: HandSink | None = None,
     ) -> None:
         if hands is not None and hands < 1:
             raise ConfigError(f"hands must be at least 1 (or None to play until quit), got {hands}")
@@ -390,7 +392,7 @@ class PlaySession:
         self.score.results.append(payoffs[human])
         self.finished.append(hand)
         if self.recorder is not None:
-            self.recorder.record(hand)
+            self.recorder.record(hand.state, hand.seat_labels)
         self.say(f"score: you {self.score.summary()}")
         return hand
 

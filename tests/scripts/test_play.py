@@ -11,7 +11,7 @@ import select
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +19,9 @@ import pytest
 
 from pokerzoo import load_game
 from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import State
 from pokerzoo.interactive import (
     ActionMenu,
-    FinishedHand,
     PlaySession,
     Score,
     built_in_opponent,
@@ -204,14 +204,15 @@ def test_score_mean_ci_and_bb_per_100():
 
 class ListRecorder:
     def __init__(self) -> None:
-        self.hands: list[FinishedHand] = []
+        self.hands: list[tuple[State, list[str]]] = []
 
-    def record(self, hand: FinishedHand) -> None:
-        self.hands.append(hand)
+    def record(self, state: State, names: Sequence[str] | None = None) -> None:
+        assert state.is_terminal() and names is not None
+        self.hands.append((state, list(names)))
 
 
 def session(game_name: str, lines: list[str], hands: int | None, seed: int = 0,
-            **params) -> tuple[PlaySession, str, ListRecorder]:
+            **params: object) -> tuple[PlaySession, str, ListRecorder]:
     game = load_game(game_name, **params)
     out = io.StringIO()
     recorder = ListRecorder()
@@ -223,10 +224,14 @@ def session(game_name: str, lines: list[str], hands: int | None, seed: int = 0,
 
 def test_session_scores_rotates_seats_and_records_hands():
     play, text, recorder = session("kuhn_poker", ["huh", "", "c"] + ["c"] * 20, hands=4)
-    assert [h.human_seat for h in recorder.hands] == [0, 1, 0, 1]
-    assert play.finished == recorder.hands
-    assert play.score.results == [h.payoffs[h.human_seat] for h in recorder.hands]
-    for hand in recorder.hands:
+    assert [h.human_seat for h in play.finished] == [0, 1, 0, 1]
+    assert [names for _, names in recorder.hands] == [
+        ["you", "always-call"], ["always-call", "you"], ["you", "always-call"],
+        ["always-call", "you"],
+    ]
+    assert [state for state, _ in recorder.hands] == [h.state for h in play.finished]
+    assert play.score.results == [h.payoffs[h.human_seat] for h in play.finished]
+    for hand in play.finished:
         assert sum(hand.payoffs) == 0 and hand.state.is_terminal()
         assert hand.history == hand.state.history()
         assert all(name == hand.game.action_to_string(a) for _, a, name in hand.actions)
@@ -236,8 +241,8 @@ def test_session_scores_rotates_seats_and_records_hands():
 
 def test_session_with_three_players_seats_every_player_and_is_reproducible():
     lines = ["c"] * 60
-    first, text, recorder = session("leduc_holdem", lines, hands=3, seed=5, num_players=3)
-    assert [h.human_seat for h in recorder.hands] == [0, 1, 2]
+    first, text, _ = session("leduc_holdem", lines, hands=3, seed=5, num_players=3)
+    assert [h.human_seat for h in first.finished] == [0, 1, 2]
     assert "always-call#1" in text and "always-call#2" in text
     _, again, _ = session("leduc_holdem", lines, hands=3, seed=5, num_players=3)
     assert again == text
@@ -245,7 +250,7 @@ def test_session_with_three_players_seats_every_player_and_is_reproducible():
 
 def test_quit_and_end_of_input_stop_mid_hand_without_scoring_it():
     play, text, recorder = session("leduc_holdem", ["help", "quit"], hands=None)
-    assert play.score.hands == 0 and recorder.hands == []
+    assert play.score.hands == 0 and recorder.hands == [] and play.finished == []
     assert "legal actions: [1] call/check  [2] raise/bet; type a name" in text
     assert text.endswith("hands played: 0\n")
     play, text, _ = session("kuhn_poker", ["c"] * 3, hands=None)
@@ -262,3 +267,49 @@ def test_load_opponent_needs_exactly_one_source(tmp_path):
     game, opponent = load_opponent(opponent="random", game="kuhn_poker",
                                    game_params={"num_players": 3})
     assert game.num_players == 3 and opponent.label == "random"
+
+
+# Hand histories ------------------------------------------------------------------------------
+
+
+def test_hand_history_of_a_terminal_session_reads_back(kuhn_run, tmp_path):
+    from pokerzoo.evaluation.hand_history import read_text_log
+
+    path = tmp_path / "hands.txt"
+    code, text = drive([str(kuhn_run), "--hands", "3", "--hand-history", str(path)],
+                       typos_then("b"))
+    assert code == 0 and "Traceback" not in text
+    assert f"3 hands written to {path}" in text
+    logged = read_text_log(path)
+    assert [hand.number for hand in logged] == [1, 2, 3]
+    assert [hand.names for hand in logged] == [
+        ["you", "cfr_kuhn"], ["cfr_kuhn", "you"], ["you", "cfr_kuhn"]
+    ]
+    for hand in logged:  # each hand's result line is the one the log keeps
+        you = hand.payoffs[hand.names.index("you")]
+        assert f"hand {hand.number}: you " + (
+            "broke even" if you == 0 else f"{'won' if you > 0 else 'lost'} {abs(you):g} chip"
+        ) in text
+
+
+def test_holdem_session_writes_phh_that_pokerkit_replays_with_the_same_payoffs(tmp_path):
+    import pokerkit
+
+    from pokerzoo.evaluation.hand_history import HandRecorder
+
+    game = load_game("no_limit_holdem")
+    path = tmp_path / "hands.phhs"
+    lines = ["r 0.5", "c", "c", "raise 1", "c", "all", "c"] * 20
+    with HandRecorder(game, path) as recorder:
+        play = PlaySession(game, built_in_opponent("always-call", game),
+                           io.StringIO("".join(f"{line}\n" for line in lines)), io.StringIO(),
+                           seed=3, hands=4, recorder=recorder)
+        play.run()
+    with path.open("rb") as fh:
+        histories = list(pokerkit.HandHistory.load_all(fh))
+    assert len(histories) == len(play.finished) == 4
+    for history, hand in zip(histories, play.finished, strict=True):
+        final = list(history)[-1]
+        assert dict(zip(history.players, final.payoffs, strict=True)) == dict(
+            zip(hand.seat_labels, hand.payoffs, strict=True)
+        )
