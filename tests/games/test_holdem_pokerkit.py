@@ -8,6 +8,8 @@ raise does not reopen the betting" rule (it reopens after an all-in opening bet 
 blind, and after a first pre-flop all-in raise below a full raise); we follow the TDA rule there,
 so our raise options are a subset of PokerKit's and the replays never hit an action PokerKit
 rejects. ``test_pokerkit_reopens_after_short_all_in_opening_bet`` documents one such case.
+The replay (``replay_in_pokerkit``) lives in ``pokerzoo.games.holdem.pokerkit_bridge``, which
+the PHH hand histories use too.
 
 The CI replays ``CI_HANDS`` hands per player count and game (about 15 s in all) and the
 ``slow`` test ``SLOW_HANDS`` more (4,000 per player count, about a minute). The issue's full
@@ -23,60 +25,16 @@ import os
 import warnings
 
 import numpy as np
-import pokerkit
 import pytest
-from pokerkit import Automation, BettingStructure, Opening, Street
 
 from pokerzoo.games import load_game
 from pokerzoo.games.holdem.cards import card_to_string
+from pokerzoo.games.holdem.pokerkit_bridge import pokerkit_state as make_pokerkit_state
+from pokerzoo.games.holdem.pokerkit_bridge import replay_in_pokerkit
 
 CI_HANDS = 500
 FULL_HANDS = 10_000  # per game and player count: 20,000 per player count
 SLOW_HANDS = FULL_HANDS if os.environ.get("POKERZOO_FULL_POKERKIT") else 2_000
-
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
-
-
-def pk_index(game, seat: int) -> int:
-    """PokerKit orders players from the small blind with the button last; heads-up it seats
-    the big blind first and the button (small blind) second."""
-    return 1 - seat if game.num_players == 2 else seat
-
-
-def make_pokerkit_state(game) -> pokerkit.State:
-    cfg = game.config
-    n = cfg.num_players
-    stacks = [0] * n
-    for seat, s in enumerate(game.starting_stacks):
-        stacks[pk_index(game, seat)] = s
-    bb = cfg.big_blind
-    if game.is_limit:
-        # Our raise cap counts the big blind as the first pre-flop bet; PokerKit's does not.
-        caps = (cfg.raise_cap - 1, cfg.raise_cap, cfg.raise_cap, cfg.raise_cap)
-        sizes = game.bet_sizes
-        structure = BettingStructure.FIXED_LIMIT
-    else:
-        caps = (None,) * 4
-        sizes = (bb,) * 4
-        structure = BettingStructure.NO_LIMIT
-    streets = tuple(
-        Street(False, (False, False) if r == 0 else (), (0, 3, 1, 1)[r], False,
-               Opening.POSITION, sizes[r], caps[r])
-        for r in range(4)
-    )  # fmt: skip
-    return pokerkit.State(
-        AUTOMATIONS, pokerkit.Deck.STANDARD, (pokerkit.StandardHighHand,), streets, structure,
-        True, cfg.ante, (cfg.small_blind, bb), 0, tuple(stacks), n,
-    )  # fmt: skip
-
 
 def random_hand(game, rng: np.random.Generator, allin_bias: float = 0.1):
     """Play one random hand; returns the terminal state. ``allin_bias`` makes all-ins (or the
@@ -92,60 +50,6 @@ def random_hand(game, rng: np.random.Generator, allin_bias: float = 0.1):
         else:
             state.apply_action(legal[int(rng.integers(len(legal)))])
     return state
-
-
-def replay_in_pokerkit(game, history: list[int]) -> tuple[list[int] | None, int]:
-    """Replay our history in PokerKit, checking legality at every decision.
-
-    Returns PokerKit's payoffs in our seat order (None for an unfinished hand) and the number of
-    decisions where PokerKit allows a raise that we do not (the documented corner cases).
-    """
-    n = game.num_players
-    pk = make_pokerkit_state(game)
-    state = game.new_initial_state()
-    looser = 0
-    for a in history[: 2 * n]:
-        state.apply_action(a)
-    for pk_player in range(n):
-        seat = pk_player if n > 2 else 1 - pk_player
-        assert pk.hole_dealee_index == pk_player
-        pk.deal_hole("".join(card_to_string(c) for c in state.private_cards()[seat]))
-    i = 2 * n
-    while i < len(history):
-        if state.is_chance_node():
-            k = 3 if len(state.public_state()["public_cards"]) == 0 else 1
-            cards = history[i : i + k]
-            for c in cards:
-                state.apply_action(c)
-            assert pk.can_deal_board()
-            pk.deal_board("".join(card_to_string(c) for c in cards))
-            i += k
-            continue
-        p = state.current_player()
-        assert pk.actor_index == pk_index(game, p), (history[:i], pk.actor_index)
-        legal = state.legal_actions()
-        assert (0 in legal) == pk.can_fold()
-        raises = {state.raise_to_amount(b) for b in legal if b >= 2}
-        for amount in raises:
-            assert pk.can_complete_bet_or_raise_to(amount), (history[:i], amount)
-        if not raises and pk.can_complete_bet_or_raise_to():
-            looser += 1
-        a = history[i]
-        if a == 0:
-            pk.fold()
-        elif a == 1:
-            pk.check_or_call()
-        else:
-            pk.complete_bet_or_raise_to(state.raise_to_amount(a))
-        state.apply_action(a)
-        i += 1
-    if not state.is_terminal():
-        return None, looser
-    assert not pk.status
-    payoffs = [0] * n
-    for seat in range(n):
-        payoffs[seat] = pk.payoffs[pk_index(game, seat)]
-    return payoffs, looser
 
 
 def check_random_hands(name: str, n: int, hands: int, seed: int) -> None:
