@@ -11,6 +11,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -49,8 +50,11 @@ def drive(args: list[str], answers: Iterable[str], interrupt_at: int | None = No
     pending: Iterator[str] = iter(answers)
     output = b""
     answered = 0
+    give_up = time.monotonic() + 300  # a hang guard, not a timing check
     try:
         while True:
+            if time.monotonic() > give_up:
+                raise AssertionError(f"play.py stopped answering:\n{output.decode()}")
             ready, _, _ = select.select([master], [], [], 1.0)
             if not ready:
                 if proc.poll() is not None:
