@@ -157,7 +157,8 @@ class Tournament:
 
         cells = [[cell(i, j) for j in order] for i in order]
         field_cells = [
-            f"{self.field_mean_mbb[i]:+.1f}" if exact
+            "-" if self.size < 2
+            else f"{self.field_mean_mbb[i]:+.1f}" if exact
             else f"{self.field_mean_mbb[i]:+.0f}+-{self.field_ci_mbb[i]:.0f}"
             for i in order
         ]
