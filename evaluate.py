@@ -1,11 +1,12 @@
 #!/usr/bin/env python
-"""Evaluate saved runs: exact exploitability, pairings between runs, curves.
+"""Evaluate saved runs: exploitability, a tournament of the runs and built-in opponents, curves.
 
 Examples:
     python evaluate.py runs/cfr_leduc
     python evaluate.py runs/cfr_leduc runs/cfr+_leduc --plot curves.png
     python evaluate.py runs/cfr_leduc --json
     python evaluate.py runs/cfr runs/bufp-ef --total-exploitability --forced 0:call
+    python evaluate.py runs/a runs/b runs/c --opponents random,always-call --heatmap t.png
 """
 
 from __future__ import annotations
@@ -16,15 +17,22 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.exact import tabularize
+from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
+from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
 from pokerzoo.training.cli import add_debug_flag, run_cli
 from pokerzoo.training.reports import (
     SavedRun,
-    exact_scores,
-    pairing_matrix,
     parse_forced,
     plot_curves,
     total_scores,
     tree_for,
+)
+from pokerzoo.training.tournament_report import (
+    builtin_entrants,
+    plot_tournament,
+    run_entrants,
+    tree_if_fits,
 )
 
 
@@ -33,7 +41,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("runs", nargs="+", help="run folders written by train.py")
     p.add_argument("--plot", metavar="PNG", help="draw the exploitability curves to this PNG")
     p.add_argument("--json", action="store_true", help="print machine-readable results")
-    p.add_argument("--hands", type=int, default=20_000, help="hands per match (big games)")
+    p.add_argument("--hands", type=int, default=4_000,
+                   help="hands per pairing of the tournament where the tree does not fit "
+                        "(hold'em; each deal is played twice, seats swapped)")
+    p.add_argument("--opponents", default="random",
+                   help="built-in opponents joining the tournament, comma-separated, or none: "
+                        + "; ".join(f"{s.name} ({s.doc})" for s in OPPONENTS.values()))
+    p.add_argument("--lbr-deals", type=int, default=25,
+                   help="deals (2 hands each) of the local best response scoring each entrant "
+                        "where the tree does not fit (heads-up hold'em; a network policy takes "
+                        "seconds per deal; 0: skip)")
+    p.add_argument("--heatmap", metavar="PNG", help="draw the tournament table to this PNG")
     p.add_argument("--seed", type=int, default=0, help="seed for matches")
     p.add_argument("--total-exploitability", action="store_true",
                    help="also the gain of best responses at every information set (mbb/hand)")
@@ -48,66 +66,118 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.hand_history is None:
+        return evaluate(args)
+    from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
+
+    with HandRecorder(None, args.hand_history) as recorder, recording(recorder):
+        code = evaluate(args)
+        if recorder.num_hands == 0 and not (args.strategy or args.strategy_chart):
+            runs = [SavedRun.open(folder) for folder in args.runs]
+            entrants = run_entrants(runs)
+            entrants += builtin_entrants(parse_opponents(args.opponents), runs[0].game,
+                                         [e.name for e in entrants])
+            record_pairings(runs[0].game, {e.name: e.policy for e in entrants}, args.hands,
+                            recorder, seed=args.seed)
+    print(f"{recorder.num_hands} hands written to {recorder.path}", file=sys.stderr)
+    return code
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
-    results: dict[str, dict] = {}
-    forced_table = ""
-    tabular = {r.label: r.tabular_policy() for r in runs}
-    if all(p is not None for p in tabular.values()):
-        tree = tree_for(runs)
-        for run in runs:
-            results[run.label] = {"agent": run.config.get("agent"), "game": repr(run.game),
-                                  **exact_scores(tree, tabular[run.label])}
-            if args.total_exploitability:
-                results[run.label].update(total_scores(tree, tabular[run.label], args.beliefs))
-        if len(runs) > 1 and tree.num_players == 2:
-            matrix = pairing_matrix(tree, list(tabular.values()))
-            for i, run in enumerate(runs):
-                results[run.label]["vs"] = {
-                    other.label: float(matrix[i, j]) for j, other in enumerate(runs)
-                }
-        if args.forced:
-            from pokerzoo.evaluation.perfect import forced_deviation_values
-
-            table = forced_deviation_values(
-                tree, tabular, parse_forced(tree, args.forced), tree.game.chip_unit
-            )
-            forced_table = table.format(0, f"First seat's payoff, {args.forced} forced, mbb/hand")
-            for i, label in enumerate(table.names):
-                results[label]["forced_first_seat_mbb"] = {
-                    other: float(table.matrix(0)[i, j]) for j, other in enumerate(table.names)
-                }
-    else:
-        if args.total_exploitability or args.forced:
-            raise ConfigError("--total-exploitability and --forced need tabular policies")
-        from pokerzoo.training.matches_report import match_results
-
-        results.update(match_results(runs, args.hands, args.seed))
+    results, tournament, forced_table = score_runs(runs, args)
     if args.plot:
         results_path = plot_curves(runs, args.plot)
         if not args.json:
             print(f"curves written to {results_path}")
+    if args.heatmap and tournament is not None:
+        heatmap_path = plot_tournament(tournament, args.heatmap)
+        if not args.json:
+            print(f"tournament heatmap written to {heatmap_path}")
     if args.json:
+        if tournament is not None:
+            results["tournament"] = tournament.to_dict()
         print(json.dumps(results, indent=2))
         return 0
+    if tournament is not None:
+        print(tournament.format())
+    else:
+        for label, r in results.items():
+            if "exploitability" in r:
+                print(f"{label} ({r['agent']}): exploitability {r['exploitability']:.6g} "
+                      f"chips/game = {r['exploitability_mbb_per_game']:.4g} mbb/g "
+                      f"(NashConv {r['nash_conv']:.6g})")
+            else:
+                print(f"{label} ({r['agent']}): no exact exploitability (the tree of "
+                      f"{r['game']} does not fit)")
+        if len(runs) > 1:
+            print(f"no tournament: {next(iter(results.values()))['note']}")
     for label, r in results.items():
-        print(f"{label}: {r['agent']} on {r['game']}")
-        if "exploitability" in r:
-            print(f"  exploitability {r['exploitability']:.6g} chips/game "
-                  f"= {r['exploitability_mbb_per_game']:.4g} mbb/g (NashConv {r['nash_conv']:.6g})")
-        if "bb_per_100" in r:
-            print(f"  vs random {r['bb_per_100']:.2f} +- {r['ci95']:.2f} bb/100 "
-                  f"over {r['hands']} hands")
         if "total_exploitability_mbb" in r:
             per = ", ".join(f"{v:.3f}" for v in r["total_exploitability_per_player_mbb"])
-            print(f"  total exploitability {r['total_exploitability_mbb']:.3f} mbb/hand "
+            print(f"{label}: total exploitability {r['total_exploitability_mbb']:.3f} mbb/hand "
                   f"(per player {per}; mean per infoset "
                   f"{r['total_exploitability_mean_per_infoset_mbb']:.5f})")
-        for other, value in r.get("vs", {}).items():
-            if other != label:
-                print(f"  vs {other}: {value:+.5f} chips/game")
     if args.forced:
         print(forced_table)
     return 0
+
+
+def score_runs(
+    runs: list[SavedRun], args: argparse.Namespace
+) -> tuple[dict[str, dict], Tournament | None, str]:
+    """Each run's scores, the tournament of the runs and built-in opponents (two-player
+    games), and the forced-deviation table where asked."""
+    game = runs[0].game
+    if len({repr(r.game) for r in runs}) != 1:
+        tree_for(runs)  # raises the error naming the games
+    entrants = run_entrants(runs)
+    labels = [e.name for e in entrants]
+    tree = tree_if_fits(game)
+    if (args.total_exploitability or args.forced) and tree is None:
+        raise ConfigError("--total-exploitability and --forced need a game whose tree fits "
+                          "(Kuhn, Leduc), not hold'em")
+    tournament = None
+    if game.num_players == 2:
+        opponents = builtin_entrants(parse_opponents(args.opponents), game, labels)
+        tournament = run_tournament(
+            game, entrants + opponents, tree=tree, num_deals=max(2, args.hands // 2),
+            seed=args.seed, lbr_deals=args.lbr_deals,
+        )
+        scores = list(tournament.scores[: len(entrants)])
+    else:
+        scores = score_entrants(game, entrants, tree=tree)
+    results: dict[str, dict] = {}
+    for i, (entrant, score) in enumerate(zip(entrants, scores)):
+        r = results[entrant.name] = {"agent": entrant.info.get("agent"), "game": repr(game)}
+        if score is not None and score.method == "exact":
+            r.update(nash_conv=score.nash_conv, exploitability=score.chips,
+                     exploitability_mbb_per_game=score.exploitability_mbb)
+        elif score is not None:
+            r.update(lbr_mbb_per_game=score.exploitability_mbb, lbr_ci95_mbb=score.ci_mbb,
+                     lbr_hands=score.hands)
+        if tournament is not None:
+            chips = tournament.mean_mbb[i] * game.chip_unit / 1000.0
+            r["vs"] = {name: float(chips[j]) for j, name in enumerate(tournament.names)}
+        else:
+            r["note"] = f"pairings are defined for two players; the game has {game.num_players}"
+        if args.total_exploitability:
+            r.update(total_scores(tree, tabularize(tree, entrant.policy), args.beliefs))
+    forced_table = ""
+    if args.forced:
+        from pokerzoo.evaluation.perfect import forced_deviation_values
+
+        policies = {e.name: tabularize(tree, e.policy) for e in entrants}
+        table = forced_deviation_values(
+            tree, policies, parse_forced(tree, args.forced), tree.game.chip_unit
+        )
+        forced_table = table.format(0, f"First seat's payoff, {args.forced} forced, mbb/hand")
+        for i, label in enumerate(table.names):
+            results[label]["forced_first_seat_mbb"] = {
+                other: float(table.matrix(0)[i, j]) for j, other in enumerate(table.names)
+            }
+    return results, tournament, forced_table
 
 
 if __name__ == "__main__":

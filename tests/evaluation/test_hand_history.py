@@ -1,0 +1,268 @@
+"""Hand histories: PHH files of hold'em hands load back in PokerKit and pay what was played;
+plain-text logs of Kuhn and Leduc hands read back equal to what was played."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pokerkit import HandHistory
+
+from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.hand_history import (
+    HandRecorder,
+    read_text_log,
+    record_pairings,
+    recording,
+)
+from pokerzoo.evaluation.head_to_head import head_to_head, play_hand
+from pokerzoo.games import load_game
+from pokerzoo.games.holdem.cards import card_to_string
+from pokerzoo.games.holdem.pokerkit_bridge import pokerkit_index
+from pokerzoo.policy import UniformRandomPolicy
+
+
+class Collect:
+    """Wraps a recorder and keeps every finished state it is given (clones), so tests can
+    compare the file with what was played."""
+
+    def __init__(self, recorder: HandRecorder) -> None:
+        self.recorder = recorder
+        self.played: list[tuple[list[int], list[float], list[str]]] = []
+        self.states = []
+
+    def record(self, state, names) -> None:
+        self.played.append((state.history(), state.returns(), list(names)))
+        self.states.append(state.clone())
+        self.recorder.record(state, names)
+
+
+def phh_payoffs(hh: HandHistory) -> list[int]:
+    """Replay a loaded hand in PokerKit to its end; its payoffs in PokerKit's player order."""
+    final = list(hh)[-1]
+    assert not final.status
+    return [int(x) for x in final.payoffs]
+
+
+def play_recorded(game, hands: int, path: Path, seed: int = 0) -> Collect:
+    rng = np.random.default_rng(seed)
+    names = [f"bot {s}" for s in range(game.num_players)]
+    with HandRecorder(game, path) as recorder:
+        collect = Collect(recorder)
+        pols = [UniformRandomPolicy()] * game.num_players
+        for _ in range(hands):
+            play_hand(game, pols, rng, recorder=collect, names=names)  # type: ignore[arg-type]
+    return collect
+
+
+def check_phh_file(game, path: Path, collect: Collect) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PokerKit warns about odd fields or dubious actions
+        with path.open("rb") as fp:
+            loaded = list(HandHistory.load_all(fp))
+    assert len(loaded) == len(collect.played)
+    n = game.num_players
+    for k, (hh, (history, returns, names)) in enumerate(zip(loaded, collect.played)):
+        assert hh.variant == ("FT" if game.is_limit else "NT")
+        assert hh.hand == k + 1
+        theirs = phh_payoffs(hh)
+        ours = [theirs[pokerkit_index(game, s)] for s in range(n)]
+        assert ours == [int(r) for r in returns], (k, history)
+        assert [hh.players[pokerkit_index(game, s)] for s in range(n)] == names
+        assert [hh.seats[pokerkit_index(game, s)] for s in range(n)] == list(range(1, n + 1))
+        finishing = [hh.finishing_stacks[pokerkit_index(game, s)] for s in range(n)]
+        assert finishing == [st + int(r) for st, r in zip(game.starting_stacks, returns)]
+        assert hh.user_defined_fields["_pokerzoo_game"] == repr(game)
+        state = collect.states[k]
+        dealt = [a for a in hh.actions if a.startswith("d dh")]
+        for s in range(n):
+            cards = "".join(card_to_string(c) for c in state.private_cards()[s])
+            assert f"d dh p{pokerkit_index(game, s) + 1} {cards}" in dealt
+
+
+def test_phh_of_100_three_player_no_limit_hands_loads_back_in_pokerkit(tmp_path: Path) -> None:
+    """The issue's check: 100 hands of 3-player no-limit (antes too, so every pot is
+    contested) written to a .phhs file load back in PokerKit and pay the same per hand."""
+    game = load_game("no_limit_holdem", num_players=3, ante=10)
+    path = tmp_path / "hands.phhs"
+    collect = play_recorded(game, 100, path, seed=3)
+    check_phh_file(game, path, collect)
+    # Folds, showdowns and all-ins all occur in 100 random hands.
+    actions = [line for line in path.read_text().splitlines() if line.startswith("actions")]
+    assert any(" f'" in a for a in actions) and any(" sm " in a for a in actions)
+
+
+@pytest.mark.parametrize("stacks", [None, (700, 2400)])
+def test_phh_of_heads_up_limit_hands_loads_back_in_pokerkit(tmp_path: Path, stacks) -> None:
+    """Heads-up seats are swapped in PokerKit (the big blind is its first player): the file's
+    players, seats, stacks and payoffs follow; short unequal stacks give all-ins in limit."""
+    game = load_game("limit_holdem", num_players=2, stacks=stacks)
+    path = tmp_path / "limit.phhs"
+    collect = play_recorded(game, 60, path, seed=5)
+    check_phh_file(game, path, collect)
+    # PokerKit converts the hands to the ACPC protocol (heads-up FT/NT only).
+    with path.open("rb") as fp:
+        first = next(HandHistory.load_all(fp))
+    messages = [m for _, m in first.to_acpc_protocol(0)]
+    assert messages and all(m.startswith("MATCHSTATE:0:1:") for m in messages)
+
+
+def test_head_to_head_records_every_hand_with_the_policies_names(tmp_path: Path) -> None:
+    """A duplicate match records each hand of each rotation, the names following the seats;
+    the per-policy winnings of the file equal the match's."""
+    game = load_game("no_limit_holdem", num_players=3)
+    path = tmp_path / "match.phhs"
+    pols = [UniformRandomPolicy()] * 3
+    with HandRecorder(game, path) as recorder:
+        result = head_to_head(game, pols, 10, seed=1, recorder=recorder, names=["a", "b", "c"])
+    with path.open("rb") as fp:
+        loaded = list(HandHistory.load_all(fp))
+    assert len(loaded) == result.num_hands == 30
+    won = {"a": 0, "b": 0, "c": 0}
+    for hh in loaded:
+        for name, chips in zip(hh.players, phh_payoffs(hh)):
+            won[name] += chips
+    means = [won[name] / result.num_hands for name in "abc"]
+    np.testing.assert_allclose(means, result.mean_chips)
+    # Rotations: in the first deal "a" sits in seats 1, 2, 3 (PHH numbering) in turn.
+    seats_of_a = [hh.seats[hh.players.index("a")] for hh in loaded[:3]]
+    assert seats_of_a == [1, 2, 3]
+
+
+def test_recording_block_reaches_matches_that_do_not_pass_a_recorder(tmp_path: Path) -> None:
+    """``recording`` makes every match inside record, e.g. ``versus_random`` (no recorder
+    argument); names default to the policies' class names, numbered when they repeat."""
+    from pokerzoo.evaluation.matches import versus_random
+
+    game = load_game("kuhn_poker")
+    path = tmp_path / "kuhn.log"
+    with HandRecorder(game, path) as recorder, recording(recorder):
+        versus_random(game, UniformRandomPolicy(), 40, seed=2)
+    hands = read_text_log(path)
+    assert len(hands) == 40
+    assert hands[0].names == ["UniformRandomPolicy 0", "UniformRandomPolicy 1"]
+    # Outside the block nothing records.
+    head_to_head(game, [UniformRandomPolicy()] * 2, 5, seed=0)
+    assert recorder.num_hands == 40
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("kuhn_poker", {}),
+        ("kuhn_poker", {"num_players": 3}),
+        ("leduc_holdem", {}),
+        ("leduc_holdem", {"num_players": 3, "blinds": (1, 2, 0), "ante": 0}),
+    ],
+)
+def test_text_log_round_trip(tmp_path: Path, name: str, params: dict) -> None:
+    """Every hand reads back as played: seats, names, private cards, board, the actions of
+    each round by name and seat, payoffs, and a history that replays to those payoffs."""
+    game = load_game(name, **params)
+    path = tmp_path / "hands.txt"
+    collect = play_recorded(game, 200, path, seed=11)
+    hands = read_text_log(path)
+    assert len(hands) == 200
+    for k, (hand, state) in enumerate(zip(hands, collect.states)):
+        assert hand.number == k + 1
+        assert hand.game == repr(game)
+        assert hand.names == [f"bot {s}" for s in range(game.num_players)]
+        assert hand.payoffs == state.returns()
+        assert hand.history == state.history()
+        assert hand.private_cards == [
+            [game.card_to_string(c) for c in cards] for cards in state.private_cards()
+        ]
+        assert hand.board == [game.card_to_string(c) for c in state.public_state()["public_cards"]]
+        # The rounds, rebuilt by replaying the history: seats and action names in order.
+        replay = game.new_initial_state()
+        decisions = []
+        for a in hand.history:
+            if not replay.is_chance_node():
+                decisions.append((replay.current_player(), replay.action_to_string(a)))
+            replay.apply_action(a)
+        assert [d for r in hand.rounds for d in r] == decisions
+        assert replay.returns() == hand.payoffs
+        if name == "leduc_holdem" and hand.board:
+            assert len(hand.rounds) == 2
+        if name == "kuhn_poker":
+            assert len(hand.rounds) == 1
+
+
+def test_text_log_of_holdem_and_of_an_unknown_game(tmp_path: Path) -> None:
+    """The text log takes any game: hold'em (a .txt path) and an unknown-environment Kuhn."""
+    for game in (load_game("no_limit_holdem", num_players=2),
+                 load_game("unknown_kuhn_poker")):
+        path = tmp_path / f"{game.name}.txt"
+        collect = play_recorded(game, 20, path, seed=4)
+        hands = read_text_log(path)
+        assert [h.payoffs for h in hands] == [s.returns() for s in collect.states]
+        assert [h.history for h in hands] == [s.history() for s in collect.states]
+
+
+def test_record_pairings_plays_every_pairing(tmp_path: Path) -> None:
+    game = load_game("leduc_holdem")
+    path = tmp_path / "pairings.txt"
+    pols = {"x": UniformRandomPolicy(), "y": UniformRandomPolicy(), "z": UniformRandomPolicy()}
+    with HandRecorder(game, path) as recorder:
+        record_pairings(game, pols, 10, recorder, seed=0)
+    hands = read_text_log(path)
+    assert len(hands) == 30  # three pairings, five deals of two hands each
+    assert {tuple(sorted(h.names)) for h in hands} == {("x", "y"), ("x", "z"), ("y", "z")}
+
+
+def test_file_appears_only_at_close_and_keeps_hands_on_error(tmp_path: Path) -> None:
+    game = load_game("kuhn_poker")
+    path = tmp_path / "k.txt"
+    rng = np.random.default_rng(0)
+    with pytest.raises(KeyboardInterrupt):
+        with HandRecorder(game, path) as recorder:
+            play_hand(game, [UniformRandomPolicy()] * 2, rng, recorder=recorder)
+            assert not path.exists()
+            raise KeyboardInterrupt
+    assert len(read_text_log(path)) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["k.txt"]  # no temporary file left
+    assert recorder.close() == path  # closing again does nothing
+    with pytest.raises(ConfigError, match="closed"):
+        play_hand(game, [UniformRandomPolicy()] * 2, rng, recorder=recorder)
+
+
+def test_errors_say_what_is_allowed(tmp_path: Path) -> None:
+    kuhn = load_game("kuhn_poker")
+    with pytest.raises(ConfigError, match="plain-text log"):
+        HandRecorder(kuhn, tmp_path / "kuhn.phhs")
+    with pytest.raises(ConfigError, match="does not exist"):
+        HandRecorder(kuhn, tmp_path / "missing" / "k.txt")
+    with pytest.raises(ConfigError, match="raise_cap <= 4"):
+        HandRecorder(load_game("limit_holdem", raise_cap=5), tmp_path / "l.phhs")
+    recorder = HandRecorder(None, tmp_path / "k.txt")
+    state = kuhn.new_initial_state()
+    with pytest.raises(ConfigError, match="finished hand"):
+        recorder.record(state, ["a", "b"])
+    for a in (0, 1, 0, 0):
+        state.apply_action(a)
+    with pytest.raises(ConfigError, match="2 names"):
+        recorder.record(state, ["a"])
+    with pytest.raises(ConfigError, match="one non-blank line"):
+        recorder.record(state, ["a", "b\nc"])
+    holdem = load_game("no_limit_holdem")
+    one = HandRecorder(holdem, tmp_path / "one.phh")
+    rng = np.random.default_rng(0)
+    play_hand(holdem, [UniformRandomPolicy()] * 2, rng, recorder=one)
+    with pytest.raises(ConfigError, match=r"\.phhs"):
+        play_hand(holdem, [UniformRandomPolicy()] * 2, rng, recorder=one)
+    one.close()
+    with (tmp_path / "one.phh").open("rb") as fp:
+        assert phh_payoffs(HandHistory.load(fp))  # a single-hand .phh PokerKit loads
+
+
+def test_read_text_log_names_the_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("hand: 1\ngame: kuhn_poker()\nseat 0: a K\n")
+    with pytest.raises(ConfigError, match="line 3"):
+        read_text_log(path)
+    path.write_text(json.dumps({"not": "a log"}))
+    with pytest.raises(ConfigError, match="line 1"):
+        read_text_log(path)
