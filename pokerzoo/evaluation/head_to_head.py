@@ -28,6 +28,7 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.evaluation.arguments import count_arg, seed_arg
+from pokerzoo.evaluation.hand_history import HandRecorder, active_recorder
 from pokerzoo.games.base import Game, State
 from pokerzoo.policy import StatePolicy, as_state_policy
 
@@ -120,6 +121,8 @@ def play_hand(
     *,
     chance_rng: np.random.Generator | None = None,
     deck: Sequence[int] | None = None,
+    recorder: HandRecorder | None = None,
+    names: Sequence[str] | None = None,
 ) -> list[float]:
     """Play one hand, seat ``s`` by ``seat_policies[s]``, actions drawn with ``rng``.
 
@@ -127,6 +130,9 @@ def play_hand(
     ``k``-th chance outcome is ``deck[k]``; otherwise the ``k``-th chance node takes the ``k``-th
     uniform of ``chance_rng`` (default ``rng``) through its outcome distribution, so two hands
     given equally seeded ``chance_rng`` are dealt the same cards whatever the players do.
+
+    With ``recorder`` (a ``pokerzoo.evaluation.hand_history.HandRecorder``) the finished hand
+    is recorded, ``names[s]`` naming the player in seat ``s``.
 
     Returns:
         Each seat's payoff (``state.returns()``).
@@ -145,7 +151,25 @@ def play_hand(
         else:
             policy = pols[state.current_player()]
             state.apply_action(sample_action(policy.action_probabilities(state), rng))
+    if recorder is not None:
+        recorder.record(state, names)
     return state.returns()
+
+
+def _player_names(policies: Sequence[object], names: Sequence[str] | None) -> list[str]:
+    """Names of the policies for hand histories: ``names`` if given, else each policy's
+    ``name`` attribute or class name, numbered where two would read the same."""
+    n = len(policies)
+    if names is not None:
+        if isinstance(names, str | bytes) or len(names) != n:
+            raise ConfigError(f"names must be a sequence of {n} names, one per policy, "
+                              f"got {names!r}")
+        return [str(name) for name in names]
+    found = []
+    for p in policies:
+        name = getattr(p, "name", None)
+        found.append(name if isinstance(name, str) and name else type(p).__name__)
+    return [f"{name} {i}" if found.count(name) > 1 else name for i, name in enumerate(found)]
 
 
 def _mean_ci(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -163,6 +187,8 @@ def head_to_head(
     seed: int | None = None,
     rng: np.random.Generator | None = None,
     duplicate: bool = True,
+    recorder: HandRecorder | None = None,
+    names: Sequence[str] | None = None,
 ) -> MatchResult:
     """Play ``policies`` (one per seat, any number of players) against each other.
 
@@ -176,6 +202,11 @@ def head_to_head(
         seed: seed of the match's ``numpy.random.Generator`` (ignored when ``rng`` is given).
         rng: the generator for cards and action sampling.
         duplicate: duplicate dealing (recommended; it cancels most of the card luck).
+        recorder: a ``pokerzoo.evaluation.hand_history.HandRecorder`` that keeps every hand
+            played (default: the recorder of an enclosing ``hand_history.recording`` block,
+            if any).
+        names: the players' names in the recorded hands, one per policy (default: each
+            policy's ``name`` attribute, else its class name, numbered where they repeat).
 
     Returns:
         The ``MatchResult`` with each policy's and each seat's winnings and 95% CIs.
@@ -191,6 +222,9 @@ def head_to_head(
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     pols = [as_state_policy(p) for p in policies]
     rng = rng if rng is not None else np.random.default_rng(seed)
+    if recorder is None:
+        recorder = active_recorder()
+    player_names = _player_names(policies, names) if recorder is not None else None
     per_deal = np.zeros((num_deals, n))
     seat_totals = []
     for d in range(num_deals):
@@ -200,7 +234,12 @@ def head_to_head(
             # Policy i sits at seat (i + r) % n.
             seats = [pols[(s - r) % n] for s in range(n)]
             chance_rng = np.random.default_rng(deal_seed)
-            payoff = play_hand(game, seats, rng, chance_rng=chance_rng)
+            seat_names = None
+            if player_names is not None:
+                seat_names = [player_names[(s - r) % n] for s in range(n)]
+            payoff = play_hand(
+                game, seats, rng, chance_rng=chance_rng, recorder=recorder, names=seat_names
+            )
             seat_totals.append(payoff)
             for i in range(n):
                 per_deal[d, i] += payoff[(i + r) % n]
