@@ -2,11 +2,13 @@
 """Train any pokerzoo agent on any game.
 
 With no arguments: CFR+ on Leduc hold'em for 20,000 iterations, printing its exploitability.
+A run folder that holds a checkpoint of the same run resumes it.
 
 Examples:
     python train.py --agent cfr --game leduc_holdem --iterations 1000 --out runs/cfr_leduc
     python train.py --agent cfr+ --game leduc_holdem --game-param num_ranks=5 --seconds 60
-    python train.py --config configs/cfr_leduc.toml
+    python train.py --agent nfsp --game limit_holdem --seconds 60 --out runs/nfsp_holdem
+    python train.py --config configs/leduc_cfr_plus.toml   # an example config shipped here
     python train.py --list
 """
 
@@ -19,18 +21,45 @@ from collections.abc import Sequence
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.games.registry import registered_games
 from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
-from pokerzoo.training.run import RunConfig, train
+from pokerzoo.training.run import DEFAULT_UNITS, RunConfig, train
+
+
+class _HelpWithAgents(argparse.Action):
+    """``--help``: the flags, then every agent's hyperparameters with their docs (built only
+    when asked for: it imports the agent families, torch included)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from pokerzoo.training.help import agents_help
+
+        parser.print_help()
+        print()
+        print(agents_help(DEFAULT_UNITS))
+        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter,
+                                add_help=False)
+    p.add_argument("-h", "--help", action=_HelpWithAgents,
+                   help="show this help, with every agent's hyperparameters, and exit")
     p.add_argument("--agent", help="agent name (default cfr+; see --list)")
     p.add_argument("--game", help="game name (default leduc_holdem; see --list)")
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
-    p.add_argument("--iterations", type=int, help="budget in iterations (solvers)")
-    p.add_argument("--episodes", type=int, help="budget in episodes (self-play learners)")
-    p.add_argument("--seconds", type=float, help="wall-clock budget for this invocation")
+    p.add_argument("--iterations", type=int,
+                   help="budget in iterations (solvers; default {:,})".format(
+                       DEFAULT_UNITS["iterations"]))
+    p.add_argument("--episodes", type=int,
+                   help="budget in episodes (self-play learners; default {:,})".format(
+                       DEFAULT_UNITS["episodes"]))
+    p.add_argument("--seconds", type=float,
+                   help="wall-clock budget for this invocation, final evaluation included\n"
+                        "(alone: no units budget; with --iterations/--episodes: whichever ends "
+                        "first)")
     p.add_argument("--seed", type=int, help="random seed (default 0)")
     p.add_argument("--eval-every", type=int, help="units between evaluations")
     p.add_argument("--checkpoint-every", type=int, help="units between checkpoints")

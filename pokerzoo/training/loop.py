@@ -213,4 +213,6 @@ class Trainer:
             self.elapsed = self.clock() - self.start_time
             for c in self.callbacks:
                 c.on_end(self)
+            # The run's time includes the final evaluation and checkpoint the budget covers.
+            self.elapsed = self.clock() - self.start_time
         return self.agent

@@ -123,6 +123,7 @@ def test_evaluations_and_the_final_one_fit_in_the_budget() -> None:
     t.run()
     assert evaluation.steps == [1000]
     assert evaluation.ended_at is not None and evaluation.ended_at <= 5.0 + 1e-9
+    assert t.elapsed == evaluation.ended_at  # the run's time includes the final evaluation
     assert t.agent.iteration < 2000
 
 
