@@ -121,34 +121,110 @@ def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
     return matrix
 
 
-def plot_curves(runs: list[SavedRun], path: str | Path, metric: str = "exploitability") -> Path:
-    """Draw ``metric`` against iterations for several runs on one log-log PNG."""
+CURVE_METRICS = {
+    "exploitability": ("exploitability (chips per game)", True),
+    "bb_per_100_vs_random": ("winnings against a random player (bb/100)", False),
+}
+"""Metrics ``plot_curves`` draws when none is named, in order of preference: the y label and
+whether the axis is logarithmic (exploitability is positive; winnings may not be)."""
+
+
+def run_units(run: SavedRun) -> str:
+    """What the run's agent counts (iterations, episodes, rounds), from the agent table."""
+    from pokerzoo.agents.registry import registered_agents
+
+    spec = registered_agents().get(str(run.config.get("agent")))
+    return spec.units if spec is not None else "iterations"
+
+
+def curve_metric(runs: list[SavedRun]) -> str:
+    """The first of ``CURVE_METRICS`` every run logged (exact exploitability where the tree
+    fit, winnings against random on hold'em).
+
+    Raises:
+        ConfigError: when no such metric is logged by all runs, naming what each has.
+    """
+    logged = {run.label: set(read_metrics(run.folder)) for run in runs}
+    for metric in CURVE_METRICS:
+        if all(metric in columns for columns in logged.values()):
+            return metric
+    have = {label: sorted(c - {"iteration", "seconds"}) for label, c in logged.items()}
+    raise ConfigError(f"no metric logged by every run to plot (plottable: {list(CURVE_METRICS)}; "
+                      f"logged: {have})")
+
+
+def curve_styles(n: int) -> list[tuple[Any, str]]:
+    """``n`` (colour, line style) pairs that stay apart: matplotlib's 10 colours up to 10
+    curves; beyond, colours spread over a larger colormap with line styles cycling, so no two
+    curves look alike."""
+    import matplotlib
+
+    if n <= 10:
+        cmap = matplotlib.colormaps["tab10"]
+        return [(cmap(i), "-") for i in range(n)]
+    styles = ("-", "--", "-.", ":")
+    if n <= 20:
+        cmap = matplotlib.colormaps["tab20"]
+        colours = [cmap(i) for i in range(n)]
+    else:
+        cmap = matplotlib.colormaps["turbo"]
+        colours = [cmap(x) for x in np.linspace(0.05, 0.95, n)]
+    return [(colours[i], styles[i % len(styles)]) for i in range(n)]
+
+
+def plot_curves(runs: list[SavedRun], path: str | Path, metric: str | None = None) -> Path:
+    """Draw ``metric`` (default: ``curve_metric(runs)``) against each run's units on one PNG
+    (``draw_curves``)."""
+    import matplotlib.pyplot as plt
+
+    fig = draw_curves(runs, metric)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def draw_curves(runs: list[SavedRun], metric: str | None = None) -> Any:
+    """A matplotlib figure of ``metric`` against each run's units.
+
+    The x axis names the agents' units (iterations, episodes or rounds; runs counting
+    different units say so). More than ten curves get colours from a larger colormap and
+    cycling line styles; the legend sits outside the axes so it hides no curve.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for run in runs:
+    metric = metric or curve_metric(runs)
+    label, log_y = CURVE_METRICS.get(metric, (metric, True))
+    styles = curve_styles(len(runs))
+    fig, ax = plt.subplots(figsize=(7 if len(runs) <= 10 else 9, 4.5))
+    units: list[str] = []
+    for run, (colour, style) in zip(runs, styles):
         columns = read_metrics(run.folder)
         if metric not in columns:
             raise ConfigError(f"{run.folder} logged no {metric!r} (it has {sorted(columns)})")
         x = np.asarray(columns["iteration"][-len(columns[metric]):])
         y = np.asarray(columns[metric])
-        keep = (x > 0) & (y > 0)
-        ax.plot(x[keep], y[keep], label=f"{run.label} ({run.config.get('agent')})")
+        keep = (x > 0) & (y > 0) if log_y else x > 0
+        unit = run_units(run)
+        units.append(unit)
+        ax.plot(x[keep], y[keep], color=colour, linestyle=style,
+                label=f"{run.label} ({run.config.get('agent')}, {unit})")
     ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("iterations")
-    ax.set_ylabel(f"{metric} (chips per game)")
+    if log_y:
+        ax.set_yscale("log")
+    distinct = sorted(set(units), key=units.index)
+    ax.set_xlabel(distinct[0] if len(distinct) == 1 else " / ".join(distinct)
+                  + " (each run in its own units)")
+    ax.set_ylabel(label)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+              fontsize="small" if len(runs) <= 10 else "x-small",
+              ncol=1 if len(runs) <= 25 else 2)
+    return fig
 
 
 def tree_for(runs: list[SavedRun]) -> GameTree:
