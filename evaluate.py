@@ -60,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--forced", metavar="PLAYER:ACTION",
                    help="payoff table with PLAYER forced to ACTION at its first decision, "
                         "e.g. 0:call (the BUFP paper's Table 2)")
+    p.add_argument("--hand-history", metavar="PATH",
+                   help="keep the hands the matches deal: hold'em in the PHH format (PATH "
+                        "ending .phhs), other games in a plain-text log (e.g. hands.txt); where "
+                        "pairings are exact (Kuhn, Leduc) --hands hands per pairing are played "
+                        "for the log")
     add_debug_flag(p)
     return p
 
@@ -70,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return evaluate(args)
     from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
 
-    with HandRecorder(None, args.hand_history) as recorder, recording(recorder):
+    game = SavedRun.open(args.runs[0]).game  # a format that cannot hold it fails now
+    with HandRecorder(game, args.hand_history) as recorder, recording(recorder):
         code = evaluate(args)
         if recorder.num_hands == 0 and not (args.strategy or args.strategy_chart):
             runs = [SavedRun.open(folder) for folder in args.runs]

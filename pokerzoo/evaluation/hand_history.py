@@ -1,9 +1,9 @@
 """Hand histories: keep the hands that matches, tournaments and play sessions deal.
 
 ``HandRecorder(game, path)`` collects finished hands (``record(state, names)``) and writes them
-all when it is closed (``close()``, or the end of a ``with`` block, even one left by an error),
-atomically: a finished file appears at ``path`` or nothing does. The file's suffix chooses the
-format:
+all when it is closed (``close()``, or the end of a ``with`` block, even one left by an error
+once a hand was recorded), atomically: a finished file appears at ``path`` or nothing does.
+The file's suffix chooses the format:
 
 * ``.phhs`` (many hands) or ``.phh`` (one hand): the Poker Hand History format
   (https://phh.readthedocs.io), written by PokerKit, for hold'em (``limit_holdem``: PHH
@@ -270,7 +270,11 @@ class HandRecorder:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        # Hands played before an error (or Ctrl-C) are kept: they are what the user saw.
+        # Hands played before an error (or Ctrl-C) are kept: they are what the user saw. An
+        # error before any hand leaves no file (nothing was played).
+        if exc is not None and not self._entries:
+            self._closed = True
+            return
         self.close()
 
     def __repr__(self) -> str:

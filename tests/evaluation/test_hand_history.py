@@ -266,3 +266,40 @@ def test_read_text_log_names_the_bad_line(tmp_path: Path) -> None:
     path.write_text(json.dumps({"not": "a log"}))
     with pytest.raises(ConfigError, match="line 1"):
         read_text_log(path)
+
+
+def test_evaluate_script_writes_the_hand_history(tmp_path: Path) -> None:
+    """``evaluate.py --hand-history``: on Kuhn the tournament is exact (no hands dealt), so
+    ``--hands`` hands of each pairing are played for the log, named after the runs and the
+    built-in opponents; the scores printed are those without the flag."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        result = subprocess.run([sys.executable, *args], cwd=root, capture_output=True,
+                                text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        return result
+
+    for agent in ("cfr", "cfr+"):
+        run("train.py", "--agent", agent, "--game", "kuhn_poker", "--iterations", "30",
+            "--out", str(tmp_path / agent), "--no-progress")
+    runs = [str(tmp_path / "cfr"), str(tmp_path / "cfr+")]
+    plain = run("evaluate.py", *runs, "--hands", "20")
+    log = tmp_path / "hands.txt"
+    recorded = run("evaluate.py", *runs, "--hands", "20", "--hand-history", str(log))
+    assert recorded.stdout == plain.stdout
+    assert f"60 hands written to {log}" in recorded.stderr
+    hands = read_text_log(log)
+    assert len(hands) == 60  # three pairings (two runs and random), ten deals of two hands
+    assert {tuple(sorted(h.names)) for h in hands} == {
+        ("cfr", "cfr+"), ("cfr", "random"), ("cfr+", "random")
+    }
+    assert all(sum(h.payoffs) == 0 for h in hands)
+    bad = subprocess.run([sys.executable, "evaluate.py", *runs, "--hand-history",
+                          str(tmp_path / "kuhn.phhs")], cwd=root, capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode != 0 and "plain-text log" in bad.stderr
+    assert not (tmp_path / "kuhn.phhs").exists()
