@@ -37,6 +37,8 @@ from pokerzoo.evaluation.arguments import count_arg, seed_arg
 from pokerzoo.evaluation.exact import tabularize, to_milli_big_blinds
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import Game
+from pokerzoo.games.holdem.game import HoldemGame
+from pokerzoo.tree.tabular_policy import TabularPolicy
 from pokerzoo.tree.game_tree import GameTree
 
 KINDS = ("run", "builtin", "policy")
@@ -200,7 +202,7 @@ class Tournament:
                     **dict(self.infos[i]),
                     "vs_field_mbb": float(self.field_mean_mbb[i]),
                     "vs_field_ci95_mbb": float(self.field_ci_mbb[i]),
-                    "score": self.scores[i].to_dict() if self.scores[i] else None,
+                    "score": score.to_dict() if (score := self.scores[i]) else None,
                     "vs": {
                         other: {"mbb": float(self.mean_mbb[i, j]),
                                 "ci95_mbb": float(self.ci_mbb[i, j])}
@@ -222,34 +224,34 @@ def score_entrants(
     *,
     tree: GameTree | None = None,
     lbr_deals: int = 0,
-    seed: int = 0,
+    seed: int | None = 0,
     lbr_options: Mapping[str, Any] | None = None,
 ) -> list[Score | None]:
     """Each entrant's exploitability: exact on ``tree``; else an LBR lower bound over
     ``lbr_deals`` deals where LBR applies (heads-up hold'em); else ``None``."""
     if tree is not None:
         return [_exact_score(tree, tabularize(tree, e.policy)) for e in entrants]
-    if lbr_deals and _lbr_applies(game):
+    if lbr_deals and isinstance(game, HoldemGame) and game.num_players == 2:
         from pokerzoo.evaluation.lbr import local_best_response
 
+        root = np.random.SeedSequence(seed_arg(seed))
         scores: list[Score | None] = []
         for k, e in enumerate(entrants):
             r = local_best_response(
                 game, e.policy, count_arg(lbr_deals, "lbr_deals"),
-                rng=np.random.default_rng([seed_arg(seed), k]), **dict(lbr_options or {}),
+                rng=_stream(root, k), **dict(lbr_options or {}),
             )
             scores.append(Score("lbr", r.mbb_per_game, r.mbb_per_game_ci, hands=r.num_hands))
         return scores
     return [None] * len(entrants)
 
 
-def _lbr_applies(game: Game) -> bool:
-    from pokerzoo.games.holdem.game import HoldemGame
+def _stream(root: np.random.SeedSequence, *key: int) -> np.random.Generator:
+    """The generator of one pairing or score: independent of the others, fixed by the seed."""
+    return np.random.default_rng(np.random.SeedSequence(root.entropy, spawn_key=key))
 
-    return isinstance(game, HoldemGame) and game.num_players == 2
 
-
-def _exact_score(tree: GameTree, table: object) -> Score:
+def _exact_score(tree: GameTree, table: TabularPolicy) -> Score:
     from pokerzoo.training.reports import exact_scores  # the scores train.py logs
 
     s = exact_scores(tree, table)
@@ -263,7 +265,7 @@ def run_tournament(
     *,
     tree: GameTree | None = None,
     num_deals: int = 1000,
-    seed: int = 0,
+    seed: int | None = 0,
     lbr_deals: int = 0,
     lbr_options: Mapping[str, Any] | None = None,
     match_options: Mapping[str, Any] | None = None,
@@ -276,7 +278,8 @@ def run_tournament(
         tree: the game's compiled tree (``pokerzoo.evaluation.evaluation_tree``) where it fits:
             pairings and scores are then exact.
         num_deals: deals per sampled pairing (each played twice, seats swapped).
-        seed: seed of the matches (pairing ``(i, j)`` uses its own stream).
+        seed: seed of the matches (pairing ``(i, j)`` uses its own stream; ``None``: fresh
+            entropy).
         lbr_deals: deals of the LBR score where there is no tree (0: no score).
         lbr_options: more arguments of ``local_best_response`` (``wp_samples``, ...).
         match_options: more arguments of ``head_to_head``.
@@ -299,7 +302,7 @@ def run_tournament(
         )
     if tree is not None and repr(tree.game) != repr(game):
         raise ConfigError(f"the tree is of {tree.game!r}, not of {game!r}")
-    seed = seed_arg(seed)
+    root = np.random.SeedSequence(seed_arg(seed))
     num_deals = count_arg(num_deals, "num_deals")
     if tree is None and num_deals < 2:
         raise ConfigError(
@@ -310,7 +313,7 @@ def run_tournament(
         mean, ci, hands = _exact_pairings(tree, entrants), np.zeros((n, n)), 0
         method = "exact"
     else:
-        mean, ci, hands = _sampled_pairings(game, entrants, num_deals, seed, match_options)
+        mean, ci, hands = _sampled_pairings(game, entrants, num_deals, root, match_options)
         method = "sampled"
     scores = score_entrants(
         game, entrants, tree=tree, lbr_deals=lbr_deals, seed=seed, lbr_options=lbr_options
@@ -334,14 +337,14 @@ def _exact_pairings(tree: GameTree, entrants: Sequence[Entrant]) -> np.ndarray:
 
     tables = [tabularize(tree, e.policy) for e in entrants]
     chips = pairing_matrix(tree, tables)
-    return to_milli_big_blinds(chips, tree.game.chip_unit)
+    return np.asarray(to_milli_big_blinds(chips, tree.game.chip_unit))  # type: ignore[arg-type]
 
 
 def _sampled_pairings(
     game: Game,
     entrants: Sequence[Entrant],
     num_deals: int,
-    seed: int,
+    root: np.random.SeedSequence,
     match_options: Mapping[str, Any] | None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     n = len(entrants)
@@ -351,7 +354,8 @@ def _sampled_pairings(
         for j in range(i + 1, n):
             r = head_to_head(
                 game, [entrants[i].policy, entrants[j].policy], num_deals,
-                rng=np.random.default_rng([seed, i, j]), **dict(match_options or {}),
+                rng=_stream(root, i, j),
+                **{"names": [entrants[i].name, entrants[j].name], **dict(match_options or {})},
             )
             # Both cells come from the same hands: antisymmetric wherever payoffs sum to 0.
             mean[i, j], mean[j, i] = r.mbb_per_game
