@@ -38,8 +38,8 @@ from pokerzoo.evaluation.exact import tabularize, to_milli_big_blinds
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.game import HoldemGame
-from pokerzoo.tree.tabular_policy import TabularPolicy
 from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.tabular_policy import TabularPolicy
 
 KINDS = ("run", "builtin", "policy")
 """What an entrant is: a trained run, a built-in opponent, or any other policy."""
