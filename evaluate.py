@@ -7,6 +7,8 @@ Examples:
     python evaluate.py runs/cfr_leduc --json
     python evaluate.py runs/cfr runs/bufp-ef --total-exploitability --forced 0:call
     python evaluate.py runs/a runs/b runs/c --opponents random,always-call --heatmap t.png
+    python evaluate.py runs/cfr_kuhn --strategy
+    python evaluate.py runs/nfsp_holdem --strategy-chart chart.png --history call
 """
 
 from __future__ import annotations
@@ -60,6 +62,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--forced", metavar="PLAYER:ACTION",
                    help="payoff table with PLAYER forced to ACTION at its first decision, "
                         "e.g. 0:call (the BUFP paper's Table 2)")
+    p.add_argument("--strategy", action="store_true",
+                   help="print the policy as tables instead of scoring it: one row per "
+                        "information set, actions by name (Kuhn, Leduc)")
+    p.add_argument("--strategy-chart", metavar="PNG",
+                   help="draw hold'em 13x13 pre-flop charts, one panel per action, instead "
+                        "of scoring (several runs: PNG_<run>.png)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="--strategy: that seat's rows only; --strategy-chart: the seat to "
+                        "act after --history (default: whoever acts)")
+    p.add_argument("--history", default="",
+                   help="--strategy-chart: pre-flop betting before the decision, actions by "
+                        "name or id separated by commas, e.g. 'call' or 'raise,raise'")
     p.add_argument("--hand-history", metavar="PATH",
                    help="keep the hands the matches deal: hold'em in the PHH format (PATH "
                         "ending .phhs), other games in a plain-text log (e.g. hands.txt); where "
@@ -92,6 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
+    if args.strategy or args.strategy_chart:
+        from pokerzoo.training.strategy_plots import strategy_report
+
+        text, shown = strategy_report(runs, args.strategy, args.strategy_chart, args.seat,
+                                      args.history, seed=args.seed)
+        print(json.dumps(shown, indent=2) if args.json else text)
+        return 0
     results, tournament, forced_table = score_runs(runs, args)
     if args.plot:
         results_path = plot_curves(runs, args.plot)

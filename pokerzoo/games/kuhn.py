@@ -208,6 +208,11 @@ class KuhnPoker(Game):
             return f"deal card {action}"
         return {PASS: "pass", BET: "bet"}.get(action, f"action {action}")
 
+    def card_to_string(self, card: int) -> str:
+        """The papers' names J, Q, K (and A with 3 players); bigger decks keep the numbers."""
+        names = "JQKA"
+        return names[card] if self.config.num_players <= 3 and 0 <= card < 4 else str(card)
+
 
 def _layout_fields(n: int) -> list[Field]:
     return [

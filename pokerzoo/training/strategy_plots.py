@@ -1,0 +1,118 @@
+"""Strategy pictures of saved runs for ``evaluate.py --strategy`` / ``--strategy-chart``.
+
+Tables and chart data come from ``pokerzoo.evaluation.strategy_view``; this module loads a
+run's policy and draws hold'em 13x13 pre-flop charts with matplotlib (one panel per action).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.evaluation.strategy_view import (
+    RANK_ORDER,
+    PreflopChart,
+    format_strategy,
+    preflop_chart,
+    rows_as_dicts,
+    strategy_rows,
+)
+from pokerzoo.training.reports import SavedRun
+
+
+def run_policy(run: SavedRun) -> Any:
+    """What ``run`` plays: its ``policy.npz`` table, else its agent restored from the run's
+    checkpoint (``agent.policy()``, e.g. NFSP's network policy on hold'em).
+
+    Raises:
+        FileNotFoundError: the folder holds neither a policy file nor a checkpoint.
+    """
+    policy = run.tabular_policy()
+    if policy is not None:
+        return policy
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
+
+    checkpoint = find_run_checkpoint(run.folder)
+    if checkpoint is None:
+        raise FileNotFoundError(f"{run.folder} has neither policy.npz nor {CHECKPOINT_FILE}")
+    agent = make_agent(
+        run.config["agent"], run.game, seed=run.config.get("seed", 0),
+        **run.config.get("agent_params", {}),
+    )
+    agent.load(checkpoint)
+    return agent.policy()
+
+
+def draw_preflop_chart(chart: PreflopChart, path: str | Path) -> Path:
+    """Draw ``chart`` to a PNG: one 13x13 panel per action (probability 0 white to 1 dark),
+    each cell labelled with its hand class, each panel titled with the action's overall
+    frequency. Returns the path written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    k = len(chart.actions)
+    fig, axes = plt.subplots(1, k, figsize=(3.6 * k + 0.8, 4.3), squeeze=False,
+                             constrained_layout=True)
+    image = None
+    for ax, name, matrix, freq in zip(axes[0], chart.action_names, chart.matrix,
+                                      chart.frequencies()):
+        image = ax.imshow(matrix, vmin=0.0, vmax=1.0, cmap="Blues", interpolation="nearest")
+        for i in range(13):
+            for j in range(13):
+                ax.text(j, i, chart.labels[i][j], ha="center", va="center", fontsize=4.6,
+                        color="white" if matrix[i, j] > 0.6 else "black")
+        ax.set_title(f"{name} ({100 * freq:.1f}% of hands)", fontsize=9)
+        ax.set_xticks(np.arange(13), list(RANK_ORDER), fontsize=6)
+        ax.set_yticks(np.arange(13), list(RANK_ORDER), fontsize=6)
+        ax.tick_params(length=0)
+    samples = "" if chart.opponent_samples == 1 else (
+        f", {chart.opponent_samples} opponent deals per combination")
+    fig.suptitle(f"{chart.title()}\nsuited above the diagonal, offsuit below{samples}",
+                 fontsize=9)
+    if image is not None:
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="probability")
+    fig.savefig(path, dpi=160)
+    plt.close(fig)
+    return path
+
+
+def strategy_report(
+    runs: list[SavedRun], table: bool, chart_path: str | None, seat: int | None,
+    history: str, opponent_samples: int = 1, seed: int = 0,
+) -> tuple[str, dict[str, Any]]:
+    """Tables (``table``) and/or pre-flop charts (``chart_path``) of each run: the text to
+    print and the same results for ``--json``. With several runs, each chart goes to
+    ``<stem>_<run label><suffix>``."""
+    lines: list[str] = []
+    results: dict[str, Any] = {}
+    for run in runs:
+        policy = run_policy(run)
+        entry: dict[str, Any] = {"agent": run.config.get("agent"), "game": repr(run.game)}
+        if table:
+            rows = strategy_rows(run.game, policy, player=seat)
+            entry["strategy"] = rows_as_dicts(rows)
+            lines.extend([f"{run.label}: {run.config.get('agent')} on {run.game!r}",
+                          format_strategy(rows), ""])
+        if chart_path:
+            chart = preflop_chart(run.game, policy, seat=seat, history=history,
+                                  opponent_samples=opponent_samples, seed=seed)
+            target = Path(chart_path)
+            if len(runs) > 1:
+                target = target.with_name(f"{target.stem}_{run.label}{target.suffix or '.png'}")
+            written = draw_preflop_chart(chart, target)
+            entry["chart"] = {
+                "path": str(written), "seat": chart.seat, "history": chart.history_names,
+                "actions": chart.action_names,
+                "frequencies": [float(f) for f in chart.frequencies()],
+            }
+            lines.append(f"{run.label}: pre-flop chart of seat {chart.seat} written to "
+                         f"{written}")
+        results[run.label] = entry
+    return "\n".join(lines).rstrip(), results
