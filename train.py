@@ -15,13 +15,15 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import hashlib
+import re
 import sys
 from collections.abc import Sequence
 
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.games.registry import registered_games
 from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
-from pokerzoo.training.run import DEFAULT_UNITS, RunConfig, train
+from pokerzoo.training.run import DEFAULT_UNITS, RunConfig, default_budget, train
 
 
 class _HelpWithAgents(argparse.Action):
@@ -37,7 +39,7 @@ class _HelpWithAgents(argparse.Action):
 
         parser.print_help()
         print()
-        print(agents_help(DEFAULT_UNITS))
+        print(agents_help(default_budget))
         parser.exit()
 
 
@@ -51,8 +53,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
     p.add_argument("--iterations", type=int,
-                   help="budget in iterations (solvers; default {:,})".format(
-                       DEFAULT_UNITS["iterations"]))
+                   help="budget in iterations (solvers; default {:,}, MCCFR more: see "
+                        "below)".format(DEFAULT_UNITS["iterations"]))
     p.add_argument("--episodes", type=int,
                    help="budget in episodes (self-play learners; default {:,})".format(
                        DEFAULT_UNITS["episodes"]))
@@ -63,7 +65,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="random seed (default 0)")
     p.add_argument("--eval-every", type=int, help="units between evaluations")
     p.add_argument("--checkpoint-every", type=int, help="units between checkpoints")
-    p.add_argument("--out", help="run folder (default runs/<agent>_<game>)")
+    p.add_argument("--out", help="run folder (default runs/<agent>_<game>, plus any game and "
+                                 "agent\nparameters and a non-zero seed: runs/cfr+_leduc_holdem_"
+                                 "num_ranks=5)")
     p.add_argument("--config", help="TOML file with the same keys; flags override it")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="skip TensorBoard logs")
@@ -103,8 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         config = RunConfig.from_dict({k: v for k, v in flags.items() if v is not None})
     if args.out is None and not (args.config and "out" in _toml_keys(args.config)):
-        default_out = f"runs/{config.agent}_{config.game}"
-        config = RunConfig.from_dict({**config.__dict__, "out": default_out})
+        config = RunConfig.from_dict({**config.__dict__, "out": default_out(config)})
     summary = train(config, progress=not args.no_progress)
     print(f"{summary['agent']} on {summary['game']}: {summary['iterations_done']} "
           f"{summary['units']} in {summary['seconds_this_run']:.1f} s"
@@ -118,6 +121,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")
     print(f"run folder: {config.out}")
     return 0
+
+
+def default_out(config: RunConfig) -> str:
+    """``runs/<agent>_<game>``, with the game and agent parameters and a non-zero seed added
+    (``runs/cfr+_leduc_holdem_num_ranks=5``): runs that differ get different folders, so a
+    second command never collides with the first's run; long names end in a short hash."""
+    parts = [f"{config.agent}_{config.game}"]
+    for params in (config.game_params, config.agent_params):
+        parts += [f"{k}={v}" for k, v in sorted(params.items())]
+    if config.seed:
+        parts.append(f"seed={config.seed}")
+    name = re.sub(r"[^A-Za-z0-9_.+=,-]", "", "_".join(parts))
+    if len(name) > 80:
+        digest = hashlib.sha1(name.encode()).hexdigest()[:8]
+        name = f"{name[:60]}_{digest}"
+    return f"runs/{name}"
 
 
 def _toml_keys(path: str) -> set[str]:

@@ -16,7 +16,7 @@ import inspect
 import textwrap
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pokerzoo.agents.registry import AgentSpec, registered_agents
@@ -145,10 +145,10 @@ def _value_of(config: Any, dotted: str) -> Any:
 _MISSING = object()
 
 
-def agents_help(default_units: dict[str, int], width: int = 100) -> str:
+def agents_help(default_budget: Callable[[str], int], width: int = 100) -> str:
     """The agent section of ``train.py --help``: per family (agents sharing a config class),
-    the budget units and default, then each parameter with its default, the presets that
-    change it, and its doc."""
+    the budget units and each agent's ``default_budget(name)``, then each parameter with its
+    default, the presets that change it, and its doc."""
     families: dict[str, list[AgentSpec]] = {}
     for spec in registered_agents().values():
         families.setdefault(spec.config or spec.name, []).append(spec)
@@ -158,8 +158,12 @@ def agents_help(default_units: dict[str, int], width: int = 100) -> str:
         first = specs[0]
         names = ", ".join(s.name for s in specs)
         units = first.units
-        default = default_units.get(units)
-        budget = f"default budget {default:,} {units}" if default else f"budget in {units}"
+        budgets = {s.name: default_budget(s.name) for s in specs}
+        if len(set(budgets.values())) == 1:
+            budget = f"default budget {budgets[first.name]:,} {units}"
+        else:
+            each = ", ".join(f"{name} {value:,}" for name, value in budgets.items())
+            budget = f"default budget in {units}: {each}"
         flag = "--episodes" if units in ("episodes", "rounds") else "--iterations"
         cls = first.config_class
         title = f"{names} ({budget}, set with {flag} or --seconds"

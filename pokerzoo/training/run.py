@@ -114,6 +114,16 @@ def _flag_for(units_name: str) -> str:
 
 
 DEFAULT_UNITS = {"iterations": 20_000, "episodes": 100_000, "rounds": 2_000}
+"""The default budget of an agent counting these units (unless ``DEFAULT_BUDGETS`` names it)."""
+DEFAULT_BUDGETS = {"mccfr-es": 1_000_000, "mccfr-os": 10_000_000}
+"""Agents whose units are much cheaper than a full-width iteration: Monte Carlo CFR samples
+one trajectory (outcome) or one tree walk per player (external), so 20,000 iterations would
+leave Leduc near random play (see the README's budget table, bench/bench_budgets.py)."""
+
+
+def default_budget(agent: str) -> int:
+    """Units ``train.py`` spends on ``agent`` when given neither units nor seconds."""
+    return DEFAULT_BUDGETS.get(agent, DEFAULT_UNITS.get(agent_spec(agent).units, 10_000))
 SAMPLING_UNITS = ("episodes", "rounds")
 """Units of learners that learn by playing: on an unknown-environment game they get an
 interaction view (samples of d*), not the believed model."""
@@ -141,7 +151,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     game = load_game(config.game, **config.game_params)
     units = config.budget_units(spec.units)
     if units is None and config.seconds is None:
-        units = DEFAULT_UNITS.get(spec.units, 10_000)
+        units = default_budget(config.agent)
     budget = Budget(units=units, seconds=config.seconds)
     out = Path(config.out)
     # Learners get no hidden model: an unknown game's agent view, unless asked for the oracle.
