@@ -30,7 +30,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environm
         raise
     raise ConfigError(
         "replaying hold'em in PokerKit (PHH hand histories) needs the pokerkit package: "
-        "pip install pokerkit"
+        "pip install \"pokerzoo[phh]\" (or pip install pokerkit)"
     ) from None
 
 if TYPE_CHECKING:
