@@ -113,12 +113,14 @@ def _flag_for(units_name: str) -> str:
     return "episodes" if units_name in ("episodes", "rounds") else "iterations"
 
 
-DEFAULT_UNITS = {"iterations": 20_000, "episodes": 100_000, "rounds": 2_000}
+DEFAULT_UNITS = {"iterations": 20_000, "episodes": 1_000_000, "rounds": 2_000}
 """The default budget of an agent counting these units (unless ``DEFAULT_BUDGETS`` names it)."""
 DEFAULT_BUDGETS = {"mccfr-es": 1_000_000, "mccfr-os": 10_000_000}
 """Agents whose units are much cheaper than a full-width iteration: Monte Carlo CFR samples
 one trajectory (outcome) or one tree walk per player (external), so 20,000 iterations would
-leave Leduc near random play (see the README's budget table, bench/bench_budgets.py)."""
+leave Leduc near random play (see the README's budget table, bench/bench_budgets.py).
+Self-play learners' episodes are cheap too (about 12,000 NFSP episodes/s on one core): with the
+papers' SGD, 100,000 episodes left Leduc at 2,241 mbb/g (random: 2,374), 600,000 at 1,371."""
 
 
 def default_budget(agent: str) -> int:
