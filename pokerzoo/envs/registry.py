@@ -62,6 +62,11 @@ _TABLE = (
     _row("no_limit_holdem", "pokerzoo/no_limit_holdem-v0", "pokerzoo/NoLimitHoldem-v0"),
     _row("unknown_kuhn_poker", "pokerzoo/unknown_kuhn_poker-v0"),
     _row("unknown_leduc_holdem", "pokerzoo/unknown_leduc_holdem-v0"),
+    # A drop-in for PettingZoo's classic leduc_holdem_v4 (RLCard's Leduc).
+    EnvSpec(
+        "classic_leduc_holdem_v4", "pokerzoo.integrations.pettingzoo_classic", "leduc_holdem",
+        "pokerzoo/classic_leduc_holdem-v4",
+    ),
 )
 
 ENVS: dict[str, EnvSpec] = {spec.name: spec for spec in _TABLE}

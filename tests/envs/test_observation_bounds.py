@@ -7,10 +7,13 @@ import pytest
 
 from pokerzoo import load_game
 from pokerzoo.envs import make
-from pokerzoo.envs.registry import registered_envs
+from pokerzoo.envs.registry import env_spec, registered_envs
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 
-VARIANTS = [(name, {}) for name in registered_envs()] + [
+# The PettingZoo-compatible envs (pokerzoo.integrations) keep PettingZoo's observations, not the
+# game's information-state tensors; tests/integrations checks them.
+NATIVE = [n for n in registered_envs() if env_spec(n).module.startswith("pokerzoo.envs.")]
+VARIANTS = [(name, {}) for name in NATIVE] + [
     ("leduc_holdem_v0", dict(LEDUC_VARIANTS["rlcard"])),
     ("leduc_holdem_v0", {"num_players": 3, "bet_cap": 4, "max_raises_per_round": None}),
     ("kuhn_poker_v0", {"num_players": 4}),

@@ -1,0 +1,6 @@
+"""Adapters that make pokerzoo's engine a drop-in for other libraries' poker environments.
+
+``pettingzoo_classic``: PettingZoo-classic compatible envs (``leduc_holdem_v4``) with the same
+agent names, observations, action ids, masks, rewards and arguments as PettingZoo's RLCard-based
+envs, registered as ``pokerzoo/classic_leduc_holdem-v4``.
+"""

@@ -1,0 +1,301 @@
+"""PettingZoo-classic compatible poker envs on pokerzoo's engine.
+
+``leduc_holdem_v4`` here is a drop-in for ``pettingzoo.classic.leduc_holdem_v4`` (RLCard's
+Leduc hold'em): code and policies written for PettingZoo's env run unchanged. It plays the
+``"rlcard"`` Leduc variant (``pokerzoo.games.leduc.LEDUC_VARIANTS``; blinds 1/2, the small blind
+acts first, fold offered at every decision, round two opened by the player after the one who
+closed round one), which is replay-checked against RLCard's own game.
+
+Registered as ``pokerzoo.make("classic_leduc_holdem_v4")`` and
+``pettingzoo.make("aec", "pokerzoo/classic_leduc_holdem-v4")``.
+
+What is the same as PettingZoo's ``leduc_holdem_v4``:
+
+* agents ``"player_0"``, ``"player_1"``; the small blind is drawn at random each hand and acts
+  first, so ``agent_selection`` after ``reset`` is either agent;
+* ``reset(seed=s)`` deals the same cards and draws the same small blind as PettingZoo's env with
+  the same seed (the deck is shuffled by RLCard's seeded generator, in RLCard's deck order);
+* observation ``{"observation": float32[36], "action_mask": int8[4]}`` with RLCard's encoding:
+
+  ======  ==========================================================
+  index   meaning (one-hot blocks)
+  ======  ==========================================================
+  0-2     own card's rank (J, Q, K)
+  3-5     public card's rank (all zero before it is dealt)
+  6-20    chips the observing player has put in (0 to 14)
+  21-35   chips all the other players have put in (0 to 14)
+  ======  ==========================================================
+
+* actions ``0`` call, ``1`` raise, ``2`` fold, ``3`` check; the mask of every agent shows the
+  legal actions of the agent to act (all zero once the hand is over), as in PettingZoo's env;
+* rewards at the end of the hand: chips won divided by the big blind (RLCard's payoffs);
+* ``env()`` wraps ``raw_env`` in PettingZoo's ``TerminateIllegalWrapper(illegal_reward=-1)``,
+  ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as PettingZoo's ``env()`` does;
+* arguments ``render_mode`` (``None``, ``"human"``, ``"rgb_array"``; also ``"ansi"``) and
+  ``screen_height`` (kept for compatibility; the text rendering does not use it).
+
+Differences (the whole list):
+
+=============================  ==============================  ====================================
+behaviour                      PettingZoo ``leduc_holdem_v4``  pokerzoo ``classic_leduc_holdem_v4``
+=============================  ==============================  ====================================
+illegal action in ``raw_env``  RLCard plays check (fold when   raises ``IllegalActionError``
+                               checking is illegal)            naming the legal actions
+``render_mode="human"``        pygame window, card images      prints the table as text
+``render_mode="rgb_array"``    pygame card images              the text table drawn as an image
+``render_mode="ansi"``         not offered                     returns the table as text
+``copy.deepcopy(env)``         fails (RLCard's env)            copies the running hand
+extra attributes               ``env`` (RLCard's env)          ``game``, ``game_state``
+=============================  ==============================  ====================================
+
+>>> env = leduc_holdem_v4.env()
+>>> env.reset(seed=0)
+>>> env.agent_selection
+'player_0'
+>>> env.observe("player_0")["action_mask"].tolist()
+[1, 1, 1, 0]
+"""
+
+from __future__ import annotations
+
+import copy
+from types import SimpleNamespace
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from rlcard.utils import seeding
+
+from pokerzoo.errors import ConfigError, IllegalActionError
+from pokerzoo.games.base import CHANCE, TERMINAL
+from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, RAISE, LeducHoldem, LeducState
+
+# RLCard's action ids (rlcard.envs.leducholdem: ['call', 'raise', 'fold', 'check']).
+RL_CALL, RL_RAISE, RL_FOLD, RL_CHECK = 0, 1, 2, 3
+NUM_ACTIONS = 4
+OBS_SIZE = 36
+# RLCard's Leduc deck before shuffling (suit, rank): spades and hearts of J, Q, K. Our card id
+# is rank * 2 + suit with suits S=0, H=1, so the deck in RLCard's order is these ids.
+_RLCARD_DECK = (0, 1, 2, 3, 4, 5)
+_NUM_SUITS = 2
+_MY_CHIPS, _OTHER_CHIPS, _PUBLIC = 6, 21, 3
+
+
+class LeducHoldemV4(AECEnv, EzPickle):
+    """PettingZoo's ``leduc_holdem_v4`` (RLCard's Leduc) on pokerzoo's engine; see the module."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "rgb_array", "ansi"],
+        "name": "leduc_holdem_v4",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        screen_height: int | None = 1000,
+        *,
+        illegal_action: str = "raise",
+    ) -> None:
+        # illegal_action only records what env()'s wrapper does ("penalize") for pokerzoo's
+        # table; this class itself always raises on an illegal action.
+        EzPickle.__init__(self, render_mode, screen_height, illegal_action=illegal_action)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.screen_height = screen_height
+        self.illegal_action = illegal_action
+        self.game = LeducHoldem(**LEDUC_VARIANTS["rlcard"])
+        self.num_players = 2
+        self.agents = [f"player_{i}" for i in range(self.num_players)]
+        self.possible_agents = self.agents[:]
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng, _ = seeding.np_random(None)
+        self._big_blind = self.game.config.big_blind
+        self._small_blind = 0  # the agent in our seat 0 (the small blind) this hand
+        self._deck: list[int] = []
+        self.game_state: LeducState = self.game.new_initial_state()
+        self.next_legal_moves: list[int] = []
+
+    # PettingZoo API ------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new hand; ``seed`` deals as PettingZoo's env does with the same seed."""
+        if seed is not None:
+            self._rng, _ = seeding.np_random(seed)
+        # RLCard's order of draws: shuffle the deck, deal each player the last card in turn,
+        # then draw the small blind; the public card is the next card off the deck.
+        deck = list(_RLCARD_DECK)
+        self._rng.shuffle(deck)
+        hands = [deck.pop() for _ in range(self.num_players)]
+        self._small_blind = int(self._rng.randint(0, self.num_players))
+        self._deck = deck
+        state = self.game.new_initial_state()
+        for seat in range(self.num_players):
+            state.apply_action(hands[self._agent_index(seat)])
+        self.game_state = state
+        self.agents = self.possible_agents[:]
+        self.agent_selection = self._agent_of(state.current_player())
+        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
+        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.next_legal_moves = self._legal_ids()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """RLCard's 36-dim vector for ``agent``; the mask is that of the agent to act."""
+        seat = self._seat_of(self.possible_agents.index(agent))
+        state = self.game_state
+        obs = np.zeros(OBS_SIZE, np.float32)
+        obs[state.private_cards()[seat][0] // _NUM_SUITS] = 1
+        public = state.public_state()
+        if public["public_cards"]:
+            obs[_PUBLIC + public["public_cards"][0] // _NUM_SUITS] = 1
+        mine = public["contributions"][seat]
+        obs[_MY_CHIPS + mine] = 1
+        obs[_OTHER_CHIPS + public["pot"] - mine] = 1
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask[self.next_legal_moves] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        state.apply_action(self._to_ours(action))
+        if state.current_player() == CHANCE:
+            state.apply_action(self._deck.pop())
+        acted = self.possible_agents.index(self.agent_selection)
+        if state.current_player() == TERMINAL:
+            returns = state.returns()
+            self.rewards = {
+                self._agent_of(seat): returns[seat] / self._big_blind
+                for seat in range(self.num_players)
+            }
+            self.next_legal_moves = []
+            self.terminations = {a: True for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            # RLCard's turn pointer moves on past the last actor when the hand ends.
+            next_agent = self.possible_agents[(acted + 1) % self.num_players]
+        else:
+            self.next_legal_moves = self._legal_ids()
+            next_agent = self._agent_of(state.current_player())
+        self._cumulative_rewards[self.agent_selection] = 0
+        self.agent_selection = next_agent
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> np.ndarray | str | None:
+        """``"human"`` prints the table as text, ``"ansi"`` returns the text, ``"rgb_array"``
+        returns it drawn as an image."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        from pokerzoo.envs.rendering import render_text, text_to_rgb
+
+        state = self.game_state
+        viewer = None if state.is_terminal() else state.current_player()
+        names = [self._agent_of(seat) for seat in range(self.num_players)]
+        text = render_text(self.game, state, viewer, names)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text if self.render_mode == "ansi" else text_to_rgb(text)
+
+    def close(self) -> None:
+        pass
+
+    def __deepcopy__(self, memo: dict) -> LeducHoldemV4:
+        # A full copy of the running hand (PettingZoo's RLCard env cannot be deep-copied);
+        # pickling rebuilds a fresh env from the arguments (EzPickle). The game is immutable.
+        memo[id(self.game)] = self.game
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
+    # Seats ---------------------------------------------------------------------------------------
+    # Our seat 0 is the small blind; RLCard's small blind is agent ``_small_blind``.
+
+    def _agent_index(self, seat: int) -> int:
+        return (self._small_blind + seat) % self.num_players
+
+    def _agent_of(self, seat: int) -> str:
+        return self.possible_agents[self._agent_index(seat)]
+
+    def _seat_of(self, agent_index: int) -> int:
+        return (agent_index - self._small_blind) % self.num_players
+
+    # Actions -------------------------------------------------------------------------------------
+
+    def _facing_bet(self) -> bool:
+        contributions = self.game_state.public_state()["contributions"]
+        return contributions[self.game_state.current_player()] < max(contributions)
+
+    def _legal_ids(self) -> list[int]:
+        """RLCard's ids of the legal actions, in RLCard's order (call, raise, fold, check)."""
+        ours = self.game_state.legal_actions()
+        ids = [self._to_rlcard(a) for a in ours]
+        return sorted(ids)
+
+    def _to_rlcard(self, action: int) -> int:
+        if action == CALL:
+            return RL_CALL if self._facing_bet() else RL_CHECK
+        return RL_RAISE if action == RAISE else RL_FOLD
+
+    def _to_ours(self, action: Any) -> int:
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(action, self.next_legal_moves, self.agent_selection) from None
+        if index != action or index not in self.next_legal_moves:
+            raise IllegalActionError(action, self.next_legal_moves, self.agent_selection)
+        if index in (RL_CALL, RL_CHECK):
+            return CALL
+        return RAISE if index == RL_RAISE else FOLD
+
+
+def raw_env(render_mode: str | None = None, screen_height: int | None = 1000) -> LeducHoldemV4:
+    """The env without wrappers: illegal actions raise ``IllegalActionError``."""
+    return LeducHoldemV4(render_mode=render_mode, screen_height=screen_height)
+
+
+def env(render_mode: str | None = None, screen_height: int | None = 1000) -> AECEnv:
+    """The env wrapped as PettingZoo's ``leduc_holdem_v4.env()``: an illegal action ends the
+    hand with reward -1 for the agent that played it."""
+    base = LeducHoldemV4(render_mode, screen_height, illegal_action="penalize")
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(base, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+leduc_holdem_v4 = SimpleNamespace(env=env, raw_env=raw_env, LeducHoldemV4=LeducHoldemV4)
+"""``from pokerzoo.integrations.pettingzoo_classic import leduc_holdem_v4``: the same face as
+``from pettingzoo.classic import leduc_holdem_v4``."""
