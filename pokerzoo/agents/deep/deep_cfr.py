@@ -1,0 +1,354 @@
+"""Deep CFR (Brown, Lerer, Gross, Sandholm 2019) on games whose tree fits (Kuhn, Leduc).
+
+Per iteration t and per player p: ``traversals`` external-sampling traversals of p over the
+compiled tree (``kernels.external_traversals``), reading a strategy table computed once per
+iteration from the advantage networks over every information set's tensor; p's sampled
+regrets (with t) go to p's reservoir memory, the next player's sampled strategies (with t) to
+the strategy reservoir; then p's advantage network is retrained from scratch on its memory
+with the loss weighted by t (linear CFR weighting). Regret matching on the predicted
+advantages gives the strategy, the argmax action when none is positive (the paper found the
+uniform choice 50% more exploitable). ``policy()`` trains the strategy network on the strategy
+reservoir (loss weighted by t) and tabularises it over the tree, so evaluators score it exactly.
+
+Defaults are the paper's where they apply (Adam lr 1e-3, gradient-norm clip 1) with small
+budgets that solve Kuhn in seconds; ``DEEP_CFR_PRESETS["openspiel-leduc"]`` holds the
+OpenSpiel / Single Deep CFR settings for Leduc.
+
+>>> from pokerzoo import load_game
+>>> agent = DeepCFR(load_game("kuhn_poker"), seed=0)
+>>> agent.iterate(1)
+>>> agent.iteration
+1
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from pokerzoo.agents.base import Agent, check_units
+from pokerzoo.agents.deep import kernels as K
+from pokerzoo.agents.deep.network import CardBettingNet
+from pokerzoo.components.replay import ReservoirBuffer
+from pokerzoo.config import check, from_mapping, normalise
+from pokerzoo.entry_points import unknown_name
+from pokerzoo.errors import CheckpointError
+from pokerzoo.games.base import Game
+from pokerzoo.tree import build
+from pokerzoo.tree.kernels.arrays import tree_arrays
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+@dataclass(frozen=True)
+class DeepCFRConfig:
+    """Hyperparameters of Deep CFR. [B] Brown et al. 2019; [OS] OpenSpiel's Deep CFR.
+
+    The defaults keep the paper's optimiser and the network of ``CardBettingNet`` but small
+    budgets (100 traversals, 200/1,000 steps, batch 256, memories 100,000) that suit Kuhn;
+    the ``openspiel-leduc`` preset has the recommended Leduc budgets.
+    """
+
+    traversals: int = 100
+    """External-sampling traversals per player and iteration ([B]: 10,000; [OS] Leduc 1,500)."""
+    advantage_steps: int = 200
+    """SGD steps retraining an advantage network from scratch ([B]: 4,000; [OS] 750)."""
+    policy_steps: int = 1_000
+    """SGD steps training the strategy network ([OS] 5,000)."""
+    batch_size: int = 256
+    """Mini-batch of both networks ([B]: 10,000; [OS] 2,048)."""
+    advantage_memory: int = 100_000
+    """Reservoir capacity of each player's regret memory ([OS] 1e6)."""
+    strategy_memory: int = 100_000
+    """Reservoir capacity of the strategy memory ([OS] 1e6)."""
+    width: int = 64
+    """Units per hidden layer (the papers: 64-192)."""
+    learning_rate: float = 1e-3
+    """Adam's learning rate ([B])."""
+    grad_clip: float = 1.0
+    """Gradient-norm clip ([B])."""
+    device: str = "auto"
+    """``"auto"`` (CUDA when available), ``"cpu"`` or a torch device string."""
+
+    def __post_init__(self) -> None:
+        normalise(self)
+        for name in ("traversals", "advantage_steps", "policy_steps", "batch_size",
+                     "advantage_memory", "strategy_memory", "width"):
+            check(getattr(self, name) >= 1, name, ">= 1", getattr(self, name))
+        check(self.learning_rate > 0, "learning_rate", "> 0", self.learning_rate)
+        check(self.grad_clip > 0, "grad_clip", "> 0", self.grad_clip)
+
+    @classmethod
+    def from_params(cls, **params: Any) -> DeepCFRConfig:
+        """Build from keyword parameters (names checked, with a did-you-mean)."""
+        return from_mapping(cls, params)
+
+
+DEEP_CFR_PRESETS: dict[str, DeepCFRConfig] = {
+    "deep-cfr": DeepCFRConfig(),
+    "openspiel-leduc": DeepCFRConfig(
+        traversals=1_500, advantage_steps=750, policy_steps=5_000, batch_size=2_048,
+        advantage_memory=1_000_000, strategy_memory=1_000_000,
+    ),
+}
+"""Named configs: the small default and OpenSpiel's recommended Leduc settings."""
+
+
+def resolve_device(device: str) -> torch.device:
+    """``"auto"``: CUDA when available, else CPU; anything else as torch reads it."""
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(device)
+
+
+def regret_matching(advantages: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Rows proportional to the positive advantages over legal actions; the argmax legal
+    action (first on ties) where no advantage is positive."""
+    positive = np.where(mask, np.maximum(advantages, 0.0), 0.0)
+    total = positive.sum(axis=1, keepdims=True)
+    best = np.argmax(np.where(mask, advantages, -np.inf), axis=1)
+    argmax = np.zeros_like(positive)
+    argmax[np.arange(len(best)), best] = 1.0
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), argmax)
+
+
+class DeepCFR(Agent):
+    """Deep CFR over a compiled tree; one ``iterate`` unit is one CFR iteration.
+
+    Args:
+        game: a game whose tree fits in memory.
+        config: a ``DeepCFRConfig``; keyword ``overrides`` replace its fields.
+        seed: seed of the agent's ``numpy.random.Generator`` (traversals, initialisations and
+            the memories' sampling all derive from it).
+    """
+
+    name: str = "deep-cfr"
+
+    def __init__(
+        self, game: Game, config: DeepCFRConfig | None = None, seed: int = 0, **overrides: Any
+    ) -> None:
+        base = config if config is not None else DeepCFRConfig()
+        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.game = game
+        self.seed = int(seed)
+        self.tree = build(game)
+        self.device = resolve_device(self.config.device)
+        self.rng = np.random.default_rng(seed)
+        self._iteration = 0
+        tree = self.tree
+        self._arrays = tree_arrays(tree)
+        self.num_players = tree.num_players
+        self.num_actions = tree.num_actions
+        layout = game.information_state_layout
+        self._layout = layout
+        tensors = np.stack([
+            tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
+            for i in range(tree.num_infosets)
+        ]).astype(np.float32)
+        self._tensors = torch.as_tensor(tensors, device=self.device)
+        self._masks = torch.as_tensor(np.array(tree.infoset_mask), device=self.device)
+        self._player_isets = [tree.infosets_of(p) for p in range(self.num_players)]
+        mem_rng = np.random.default_rng(self.rng.integers(2**63))
+        fields = {
+            "iset": ((), np.int64),
+            "value": ((self.num_actions,), np.float32),
+            "t": ((), np.float32),
+        }
+        self.advantage_memories = [
+            ReservoirBuffer(self.config.advantage_memory, fields, seed=mem_rng)
+            for _ in range(self.num_players)
+        ]
+        self.strategy_memory = ReservoirBuffer(self.config.strategy_memory, fields, seed=mem_rng)
+        self.advantage_nets: list[CardBettingNet | None] = [None] * self.num_players
+        self._sigma = tree.infoset_mask / tree.infoset_mask.sum(axis=1, keepdims=True)
+        n, width = tree.num_nodes, max(self.num_actions, int(tree.num_children.max()))
+        self._bound = K.samples_bound(tree)
+        capacity = max(self._bound, min(self.config.traversals * self._bound, 1 << 18))
+        self._work = (
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n),
+            np.zeros(n, dtype=np.int64), np.zeros(width),
+        )
+        self._samples = (
+            np.zeros(capacity, dtype=np.int64), np.zeros((capacity, self.num_actions)),
+            np.zeros(capacity, dtype=np.int64), np.zeros((capacity, self.num_actions)),
+        )
+        self._policy_cache: tuple[int, TabularPolicy] | None = None
+
+    # Learning ---------------------------------------------------------------------------------
+
+    def _new_net(self, rng: np.random.Generator) -> CardBettingNet:
+        generator = torch.Generator().manual_seed(int(rng.integers(2**63)))
+        net = CardBettingNet(self._layout, self.num_actions, self.config.width, generator)
+        return net.to(self.device)
+
+    def _traverse(self, p: int, t: int) -> None:
+        remaining = self.config.traversals
+        while remaining > 0:
+            done, n_r, n_s = K.external_traversals(
+                self.rng, self._arrays, self._sigma, p, remaining, self._bound,
+                *self._work, *self._samples,
+            )
+            remaining -= done
+            r_iset, r_value, s_iset, s_value = self._samples
+            if n_r:
+                self.advantage_memories[p].add_batch({
+                    "iset": r_iset[:n_r], "value": r_value[:n_r].astype(np.float32),
+                    "t": np.full(n_r, t, dtype=np.float32),
+                })
+            if n_s:
+                self.strategy_memory.add_batch({
+                    "iset": s_iset[:n_s], "value": s_value[:n_s].astype(np.float32),
+                    "t": np.full(n_s, t, dtype=np.float32),
+                })
+
+    def _train(
+        self, memory: ReservoirBuffer, steps: int, rng: np.random.Generator, policy: bool
+    ) -> CardBettingNet:
+        """A network trained from scratch on ``memory``, each sample's loss weighted by its
+        iteration t: squared error on advantages, or cross-entropy on strategies."""
+        net = self._new_net(rng)
+        optimiser = torch.optim.Adam(net.parameters(), lr=self.config.learning_rate)
+        for _ in range(steps):
+            idx = rng.integers(0, len(memory), size=self.config.batch_size)
+            batch = memory.gather(idx)
+            iset = torch.as_tensor(batch.iset, device=self.device)
+            x, mask = self._tensors[iset], self._masks[iset]
+            target = torch.as_tensor(batch.value, device=self.device)
+            t = torch.as_tensor(batch.t, device=self.device)
+            if policy:
+                logp = torch.log_softmax(net.policy_logits(x, mask), dim=-1)
+                per_sample = -(target * logp.masked_fill(~mask, 0.0)).sum(-1)
+            else:
+                per_sample = ((net.advantages(x, mask) - target) ** 2).sum(-1)
+            loss = (t * per_sample).sum() / t.sum()
+            optimiser.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), self.config.grad_clip)
+            optimiser.step()
+        return net
+
+    def _refresh_sigma(self, p: int) -> None:
+        """Player p's rows of the strategy table from its advantage network."""
+        isets = self._player_isets[p]
+        net = self.advantage_nets[p]
+        if net is None:
+            return
+        with torch.no_grad():
+            adv = net.advantages(self._tensors[isets], self._masks[isets]).cpu().numpy()
+        sigma = self._sigma.copy()
+        sigma[isets] = regret_matching(adv.astype(np.float64), self.tree.infoset_mask[isets])
+        self._sigma = sigma
+
+    def iterate(self, n: int = 1) -> None:
+        """Run ``n`` Deep CFR iterations (each: traversals and a retrained advantage network
+        per player)."""
+        n = check_units(n)
+        for _ in range(n):
+            t = self._iteration + 1
+            for p in range(self.num_players):
+                self._traverse(p, t)
+                if len(self.advantage_memories[p]):
+                    self.advantage_nets[p] = self._train(
+                        self.advantage_memories[p], self.config.advantage_steps, self.rng,
+                        policy=False,
+                    )
+                    self._refresh_sigma(p)
+            self._iteration = t
+
+    # Policies ---------------------------------------------------------------------------------
+
+    def current_policy(self) -> TabularPolicy:
+        """Regret matching on the advantage networks (the strategy of the next iteration)."""
+        return TabularPolicy.from_tree(self.tree, self._sigma)
+
+    def policy(self) -> TabularPolicy:
+        """The average strategy: the strategy network trained on the strategy memory,
+        tabularised over the tree (uniform before any iteration).
+
+        Training draws from a generator seeded by (seed, iteration), not from the agent's, so
+        calling it does not change the run; the result is cached per iteration.
+        """
+        if self._policy_cache is not None and self._policy_cache[0] == self._iteration:
+            return self._policy_cache[1]
+        if len(self.strategy_memory) == 0:
+            result = TabularPolicy.uniform(self.tree)
+        else:
+            rng = np.random.default_rng([self.seed, self._iteration, 1])
+            net = self._train(self.strategy_memory, self.config.policy_steps, rng, policy=True)
+            with torch.no_grad():
+                probs = torch.softmax(net.policy_logits(self._tensors, self._masks), dim=-1)
+            result = TabularPolicy.from_tree(self.tree, probs.cpu().numpy().astype(np.float64))
+        self._policy_cache = (self._iteration, result)
+        return result
+
+    # Checkpoints ------------------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Networks, memories, counters and the RNG state (copies; the agent is unchanged)."""
+        return {
+            "game": {"name": self.game.name, "params": self.game.params()},
+            "config": dataclasses.asdict(self.config),
+            "iteration": self._iteration,
+            "seed": self.seed,
+            "rng": copy.deepcopy(self.rng.bit_generator.state),
+            "advantage_nets": [
+                None if net is None
+                else {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+                for net in self.advantage_nets
+            ],
+            "advantage_memories": [m.state_dict() for m in self.advantage_memories],
+            "strategy_memory": self.strategy_memory.state_dict(),
+            "sigma": self._sigma.copy(),
+        }
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        """Restore what ``state_dict`` returned.
+
+        Raises:
+            CheckpointError: a checkpoint of another game or config.
+        """
+        game = {"name": self.game.name, "params": self.game.params()}
+        if dict(state["game"]) != game:
+            raise CheckpointError(
+                f"checkpoint is of game {dict(state['game'])}, this agent plays {game}"
+            )
+        config = {k: v for k, v in dataclasses.asdict(self.config).items() if k != "device"}
+        saved = {k: v for k, v in dict(state["config"]).items() if k != "device"}
+        if saved != config:
+            raise CheckpointError(f"checkpoint config {saved} differs from this agent's {config}")
+        sigma = np.asarray(state["sigma"], dtype=np.float64)
+        if sigma.shape != self._sigma.shape:
+            raise CheckpointError(f"strategy table {sigma.shape}, expected {self._sigma.shape}")
+        nets: list[CardBettingNet | None] = []
+        for saved_net in state["advantage_nets"]:
+            if saved_net is None:
+                nets.append(None)
+                continue
+            net = CardBettingNet(self._layout, self.num_actions, self.config.width)
+            net.load_state_dict({k: torch.as_tensor(v) for k, v in saved_net.items()})
+            nets.append(net.to(self.device))
+        for memory, saved_memory in zip(
+            self.advantage_memories, state["advantage_memories"], strict=True
+        ):
+            memory.load_state_dict(saved_memory)
+        self.strategy_memory.load_state_dict(state["strategy_memory"])
+        self.advantage_nets = nets
+        self._sigma = sigma.copy()
+        self.rng.bit_generator.state = copy.deepcopy(state["rng"])
+        self._iteration = int(state["iteration"])
+        self.seed = int(state["seed"])
+        self._policy_cache = None
+
+
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> DeepCFR:
+    """The registry's agent ``preset`` (a key of ``DEEP_CFR_PRESETS``), ``params`` overriding
+    its config fields."""
+    if preset not in DEEP_CFR_PRESETS:
+        raise unknown_name("Deep CFR preset", preset, DEEP_CFR_PRESETS)
+    base = dataclasses.asdict(DEEP_CFR_PRESETS[preset])
+    return DeepCFR(game, DeepCFRConfig.from_params(**{**base, **params}), seed=seed)
