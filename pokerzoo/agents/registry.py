@@ -80,6 +80,7 @@ _CFR = "pokerzoo.agents.cfr.full_width"
 _MCCFR = "pokerzoo.agents.cfr.mccfr"
 _FP = "pokerzoo.agents.fictitious"
 _NFSP = "pokerzoo.agents.nfsp"
+_DEEP = "pokerzoo.agents.deep"
 
 
 def _cfr(name: str, description: str) -> AgentSpec:
@@ -103,6 +104,13 @@ def _nfsp(name: str, description: str) -> AgentSpec:
                      config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",))
 
 
+def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
+    # Scored exactly through the strategy network tabularised over the compiled tree.
+    return AgentSpec(name, f"{_DEEP}.{preset}:make_preset", "iterations", description,
+                     tabular=True, config=f"{_DEEP}.{preset}:{config}", preset=name,
+                     requires=("torch",))
+
+
 _TABLE = (
     _cfr("cfr", "vanilla CFR, alternating updates (Zinkevich et al. 2007)"),
     _cfr("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
@@ -119,6 +127,8 @@ _TABLE = (
     _nfsp("nfsp", "NFSP: DQN best response, reservoir average policy (Heinrich & Silver 2016)"),
     _nfsp("nfsp-per", "NFSP with prioritized replay for the best response (Li et al. 2023)"),
     _nfsp("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
+    _deep("deep-cfr", "Deep CFR: advantage networks on external-sampling regrets, strategy "
+          "network (Brown et al. 2019)", "deep_cfr", "DeepCFRConfig"),
 )
 
 

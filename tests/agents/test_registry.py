@@ -25,7 +25,9 @@ from pokerzoo.agents.registry import (
 from pokerzoo.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
-FAMILY_PREFIXES = ("pokerzoo.agents.cfr", "pokerzoo.agents.fictitious", "pokerzoo.agents.nfsp")
+FAMILY_PREFIXES = ("pokerzoo.agents.cfr", "pokerzoo.agents.fictitious", "pokerzoo.agents.nfsp",
+                   "pokerzoo.agents.deep")
+NEURAL_FAMILIES = ("pokerzoo.agents.nfsp", "pokerzoo.agents.deep")
 
 
 def run_python(code: str) -> str:
@@ -56,9 +58,9 @@ def test_spec_fields() -> None:
     for name, spec in AGENTS.items():
         assert spec.units in UNITS, name
         assert spec.description, name
-        # Only the neural family needs torch; everything in the table is scored exactly on
-        # trees that fit (NFSP by tabularising its network).
-        assert spec.requires == (("torch",) if spec.module.startswith("pokerzoo.agents.nfsp")
+        # Only the neural families need torch; everything in the table is scored exactly on
+        # trees that fit (NFSP and Deep CFR by tabularising their networks).
+        assert spec.requires == (("torch",) if spec.module.startswith(NEURAL_FAMILIES)
                                  else ()), name
         assert spec.tabular, name
     assert agent_spec("cfr+").units == "iterations"
@@ -67,7 +69,7 @@ def test_spec_fields() -> None:
 
 def test_no_ghost_names() -> None:
     # The families of later issues are added with their code, not before it.
-    assert not {"vcfr", "deep", "deep-cfr"} & set(AGENTS)
+    assert not {"vcfr", "deep", "deep-gxfp"} & set(AGENTS)
 
 
 @pytest.mark.parametrize("name", ["nope", "cfr++", "", "CFR+"])
