@@ -87,6 +87,8 @@ class CardBettingNet(nn.Module):
         self.input_size = layout.size
         self.num_actions = num_actions
         self.width = width
+        self.card_index: torch.Tensor
+        self.betting_index: torch.Tensor
         self.register_buffer("card_index", torch.as_tensor(card), persistent=False)
         self.register_buffer("betting_index", torch.as_tensor(betting), persistent=False)
         self.card = _branch(len(card), width)
