@@ -151,33 +151,31 @@ class SelfPlay:
             learner.store_best_response(b_obs, b_mask, chosen)
         return actions
 
+    def _emit(self, p: int, rows: np.ndarray, next_obs: np.ndarray, next_mask: np.ndarray,
+              done: float) -> None:
+        """Queue player ``p``'s transitions from its last decision in ``rows`` to ``next_*``."""
+        self._outbox[p].append({
+            "obs": self.last_obs[rows, p],
+            "mask": self.last_mask[rows, p],
+            "action": self.last_action[rows, p],
+            "reward": self.reward[rows, p],
+            "next_obs": next_obs,
+            "next_mask": next_mask,
+            "done": np.full(len(rows), done, dtype=np.float32),
+        })
+
     def _emit_continuing(self, p: int, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         rows = rows[self.has_last[rows, p]]
         if len(rows):
-            self._outbox[p].append({
-                "obs": self.last_obs[rows, p],
-                "mask": self.last_mask[rows, p],
-                "action": self.last_action[rows, p],
-                "reward": self.reward[rows, p],
-                "next_obs": obs[rows],
-                "next_mask": mask[rows],
-                "done": np.zeros(len(rows), dtype=np.float32),
-            })
+            self._emit(p, rows, obs[rows], mask[rows], 0.0)
             self.reward[rows, p] = 0.0
 
     def _emit_terminal(self, finished: np.ndarray) -> None:
         for p in range(len(self.learners)):
             rows = finished[self.has_last[finished, p]]
             if len(rows):
-                self._outbox[p].append({
-                    "obs": self.last_obs[rows, p],
-                    "mask": self.last_mask[rows, p],
-                    "action": self.last_action[rows, p],
-                    "reward": self.reward[rows, p],
-                    "next_obs": np.zeros_like(self.last_obs[rows, p]),
-                    "next_mask": np.zeros_like(self.last_mask[rows, p]),
-                    "done": np.ones(len(rows), dtype=np.float32),
-                })
+                self._emit(p, rows, np.zeros_like(self.last_obs[rows, p]),
+                           np.zeros_like(self.last_mask[rows, p]), 1.0)
         self.has_last[finished] = False
         self.reward[finished] = 0.0
         self.best_mode[finished] = self.rng.random((len(finished), len(self.learners))) < self.eta
