@@ -30,6 +30,7 @@ from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.evaluation.arguments import count_arg, seed_arg
 from pokerzoo.evaluation.hand_history import HandRecorder, active_recorder
 from pokerzoo.games.base import Game, State
+from pokerzoo.parallel import Executor, deal_ranges, run_map
 from pokerzoo.policy import StatePolicy, as_state_policy
 
 Z95 = 1.959963984540054
@@ -179,6 +180,97 @@ def _mean_ci(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mean, Z95 * samples.std(axis=0, ddof=1) / np.sqrt(len(samples))
 
 
+def match_entropy(seed: int | None, rng: np.random.Generator | None) -> int:
+    """The root of a match's per-deal streams: from ``rng`` (one draw) when given, else from
+    ``seed`` (``None``: fresh entropy)."""
+    if rng is not None:
+        return int(rng.integers(2**63))
+    return int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
+
+
+def deal_rng(entropy: int, deal: int) -> np.random.Generator:
+    """Deal ``deal``'s generator: a function of the match's root and the deal's index only,
+    so a deal plays the same wherever and in whatever order it is played."""
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(deal,)))
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What every piece of a match needs: sent once to each worker of a distributed match."""
+
+    game: Game
+    policies: tuple[StatePolicy, ...]
+    entropy: int
+    duplicate: bool = True
+
+
+@dataclass(frozen=True)
+class DealResults:
+    """Deals ``start..stop`` of a match: ``per_deal[d]`` each policy's chips per hand of the
+    deal, ``seat_payoffs`` each hand's payoffs by seat, in the order played."""
+
+    start: int
+    stop: int
+    per_deal: np.ndarray
+    seat_payoffs: np.ndarray
+
+
+def play_deals(
+    spec: MatchSpec,
+    deals: tuple[int, int],
+    recorder: HandRecorder | None = None,
+    names: Sequence[str] | None = None,
+) -> DealResults:
+    """Play deals ``[start, stop)`` of the match ``spec`` (each from its own stream, see
+    ``deal_rng``): the piece an evaluation worker runs."""
+    start, stop = deals
+    game, pols = spec.game, spec.policies
+    n = game.num_players
+    per_deal = np.zeros((stop - start, n))
+    seat_payoffs = []
+    for d in range(start, stop):
+        rng = deal_rng(spec.entropy, d)
+        deal_seed = int(rng.integers(2**63))
+        rotations = range(n) if spec.duplicate else [d % n]
+        for r in rotations:
+            # Policy i sits at seat (i + r) % n.
+            seats = [pols[(s - r) % n] for s in range(n)]
+            chance_rng = np.random.default_rng(deal_seed)
+            seat_names = None if names is None else [names[(s - r) % n] for s in range(n)]
+            payoff = play_hand(
+                game, seats, rng, chance_rng=chance_rng, recorder=recorder, names=seat_names
+            )
+            seat_payoffs.append(payoff)
+            for i in range(n):
+                per_deal[d - start, i] += payoff[(i + r) % n]
+        per_deal[d - start] /= len(rotations)
+    return DealResults(start, stop, per_deal, np.asarray(seat_payoffs, dtype=np.float64))
+
+
+def match_result(game: Game, parts: Sequence[DealResults]) -> MatchResult:
+    """The ``MatchResult`` of a match from its pieces (in deal order: they must cover the deals
+    from 0 once each, which is checked, so no deal is lost or counted twice)."""
+    expected = 0
+    for part in parts:
+        if part.start != expected or len(part.per_deal) != part.stop - part.start:
+            raise ConfigError(f"match pieces must cover the deals in order; got deals "
+                              f"{part.start}..{part.stop} after {expected}")
+        expected = part.stop
+    per_deal = np.concatenate([p.per_deal for p in parts])
+    seat_totals = np.concatenate([p.seat_payoffs for p in parts])
+    mean, ci = _mean_ci(per_deal)
+    seat_mean, seat_ci = _mean_ci(seat_totals)
+    return MatchResult(
+        num_deals=len(per_deal),
+        num_hands=len(seat_totals),
+        big_blind=game.chip_unit,
+        mean_chips=mean,
+        ci_chips=ci,
+        seat_mean_chips=seat_mean,
+        seat_ci_chips=seat_ci,
+    )
+
+
 def head_to_head(
     game: Game,
     policies: Sequence[object],
@@ -189,8 +281,12 @@ def head_to_head(
     duplicate: bool = True,
     recorder: HandRecorder | None = None,
     names: Sequence[str] | None = None,
+    executor: Executor | None = None,
 ) -> MatchResult:
     """Play ``policies`` (one per seat, any number of players) against each other.
+
+    Deal ``d`` draws its cards and actions from its own stream (``deal_rng``: the match's root
+    and ``d``), so the result is the same to the chip whichever worker plays which deals.
 
     Args:
         game: any game (hold'em, Kuhn, Leduc, ...).
@@ -199,14 +295,16 @@ def head_to_head(
         num_deals: number of deck orders; with ``duplicate`` each is played once per rotation
             of the policies (``num_players`` hands per deal), otherwise once with the seats
             rotated from deal to deal.
-        seed: seed of the match's ``numpy.random.Generator`` (ignored when ``rng`` is given).
-        rng: the generator for cards and action sampling.
+        seed: seed of the match's streams (ignored when ``rng`` is given).
+        rng: a generator the match's root is drawn from (one draw).
         duplicate: duplicate dealing (recommended; it cancels most of the card luck).
         recorder: a ``pokerzoo.evaluation.hand_history.HandRecorder`` that keeps every hand
             played (default: the recorder of an enclosing ``hand_history.recording`` block,
             if any).
         names: the players' names in the recorded hands, one per policy (default: each
             policy's ``name`` attribute, else its class name, numbered where they repeat).
+        executor: a ``pokerzoo.parallel.Executor`` that plays ranges of deals on its workers
+            (default: all here). Hands are recorded here only.
 
     Returns:
         The ``MatchResult`` with each policy's and each seat's winnings and 95% CIs.
@@ -220,38 +318,15 @@ def head_to_head(
     seed = seed_arg(seed)
     if rng is not None and not isinstance(rng, np.random.Generator):
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
-    pols = [as_state_policy(p) for p in policies]
-    rng = rng if rng is not None else np.random.default_rng(seed)
+    pols = tuple(as_state_policy(p) for p in policies)
+    spec = MatchSpec(game, pols, match_entropy(seed, rng), duplicate)
     if recorder is None:
         recorder = active_recorder()
-    player_names = _player_names(policies, names) if recorder is not None else None
-    per_deal = np.zeros((num_deals, n))
-    seat_totals = []
-    for d in range(num_deals):
-        deal_seed = int(rng.integers(2**63))
-        rotations = range(n) if duplicate else [d % n]
-        for r in rotations:
-            # Policy i sits at seat (i + r) % n.
-            seats = [pols[(s - r) % n] for s in range(n)]
-            chance_rng = np.random.default_rng(deal_seed)
-            seat_names = None
-            if player_names is not None:
-                seat_names = [player_names[(s - r) % n] for s in range(n)]
-            payoff = play_hand(
-                game, seats, rng, chance_rng=chance_rng, recorder=recorder, names=seat_names
-            )
-            seat_totals.append(payoff)
-            for i in range(n):
-                per_deal[d, i] += payoff[(i + r) % n]
-        per_deal[d] /= len(rotations)
-    mean, ci = _mean_ci(per_deal)
-    seat_mean, seat_ci = _mean_ci(np.asarray(seat_totals))
-    return MatchResult(
-        num_deals=num_deals,
-        num_hands=len(seat_totals),
-        big_blind=game.chip_unit,
-        mean_chips=mean,
-        ci_chips=ci,
-        seat_mean_chips=seat_mean,
-        seat_ci_chips=seat_ci,
-    )
+    if recorder is not None:
+        if executor is not None and executor.workers > 1:
+            raise ConfigError("hand histories are recorded in this process: record with "
+                              "one worker (--workers 1)")
+        parts = [play_deals(spec, (0, num_deals), recorder, _player_names(policies, names))]
+    else:
+        parts = run_map(executor, play_deals, spec, deal_ranges(num_deals, executor))
+    return match_result(game, parts)

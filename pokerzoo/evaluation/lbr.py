@@ -36,10 +36,11 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.arguments import count_arg, is_int, seed_arg
-from pokerzoo.evaluation.head_to_head import Z95, sample_action
+from pokerzoo.evaluation.head_to_head import Z95, deal_rng, match_entropy, sample_action
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
+from pokerzoo.parallel import Executor, deal_ranges, run_map
 from pokerzoo.policy import StatePolicy, as_state_policy
 
 COMBOS = np.array([(i, j) for i in range(52) for j in range(i + 1, 52)], dtype=np.int64)
@@ -246,6 +247,33 @@ class LocalBestResponse:
         return state.returns()[seat]
 
 
+@dataclass(frozen=True)
+class LBRSpec:
+    """What every piece of an LBR run needs (sent once to each worker)."""
+
+    game: HoldemGame
+    policy: StatePolicy
+    bet_actions: tuple[int, ...]
+    wp_samples: int
+    entropy: int
+
+
+def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
+    """LBR's winnings ``[stop - start, 2]`` (as seat 0 and seat 1) on deals ``[start, stop)``;
+    deal ``d`` draws its deck, the policy's actions and LBR's board samples from its own
+    stream, so the result does not depend on which worker plays it."""
+    start, stop = deals
+    lbr = LocalBestResponse(spec.game, spec.policy, spec.bet_actions, spec.wp_samples)
+    wins = np.zeros((stop - start, 2))
+    for d in range(start, stop):
+        rng = deal_rng(spec.entropy, d)
+        lbr.rng = rng
+        deck = rng.permutation(52)
+        for seat in (0, 1):
+            wins[d - start, seat] = lbr.play(seat, deck, rng)
+    return wins
+
+
 def local_best_response(
     game: HoldemGame,
     policy: object,
@@ -255,20 +283,24 @@ def local_best_response(
     rng: np.random.Generator | None = None,
     bet_actions: Sequence[int] | None = None,
     wp_samples: int = 24,
+    executor: Executor | None = None,
 ) -> LBRResult:
     """Estimate a lower bound on ``policy``'s exploitability by playing LBR against it.
 
-    Each deal (a deck order) is played twice, LBR in each seat (duplicate dealing).
+    Each deal (a deck order) is played twice, LBR in each seat (duplicate dealing), from the
+    deal's own stream (``head_to_head.deal_rng``).
 
     Args:
         game: heads-up ``limit_holdem`` or ``no_limit_holdem``.
         policy: the policy to evaluate (state policy, agent, whose ``policy()`` plays, or
             callable), playing both seats' role.
         num_deals: number of deck orders (``2 * num_deals`` hands).
-        seed: seed of the ``numpy.random.Generator`` (ignored when ``rng`` is given).
-        rng: the generator for cards, the policy's actions and LBR's board samples.
+        seed: seed of the run's streams (ignored when ``rng`` is given).
+        rng: a generator the run's root is drawn from (one draw).
         bet_actions: bet/raise ids LBR may use (its betting abstraction); default all.
         wp_samples: board completions per win-probability estimate.
+        executor: a ``pokerzoo.parallel.Executor`` whose workers play ranges of deals
+            (default: all here); the result is the same to the chip.
 
     Returns:
         An ``LBRResult``; ``mbb_per_game`` is the lower bound and ``mbb_per_game_ci`` its
@@ -278,13 +310,12 @@ def local_best_response(
     seed = seed_arg(seed)
     if rng is not None and not isinstance(rng, np.random.Generator):
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
-    rng = rng if rng is not None else np.random.default_rng(seed)
-    lbr = LocalBestResponse(game, policy, bet_actions, wp_samples, rng)
-    wins = np.zeros((num_deals, 2))
-    for d in range(num_deals):
-        deck = rng.permutation(52)
-        for seat in (0, 1):
-            wins[d, seat] = lbr.play(seat, deck, rng)
+    lbr = LocalBestResponse(game, policy, bet_actions, wp_samples)  # checks the arguments
+    spec = LBRSpec(game, lbr.policy, lbr.bet_actions, lbr.wp_samples, match_entropy(seed, rng))
+    parts = run_map(executor, lbr_deals, spec, deal_ranges(num_deals, executor))
+    wins = np.concatenate(parts)
+    if len(wins) != num_deals:
+        raise ConfigError(f"LBR pieces returned {len(wins)} deals, expected {num_deals}")
     per_deal = wins.mean(axis=1)
     ci = Z95 * per_deal.std(ddof=1) / np.sqrt(num_deals) if num_deals > 1 else float("inf")
     return LBRResult(

@@ -35,9 +35,19 @@ import numpy as np
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.arguments import count_arg, seed_arg
 from pokerzoo.evaluation.exact import tabularize, to_milli_big_blinds
-from pokerzoo.evaluation.head_to_head import head_to_head
+from pokerzoo.evaluation.hand_history import active_recorder
+from pokerzoo.evaluation.head_to_head import (
+    DealResults,
+    MatchSpec,
+    head_to_head,
+    match_entropy,
+    match_result,
+    play_deals,
+)
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.game import HoldemGame
+from pokerzoo.parallel import Executor, deal_ranges
+from pokerzoo.policy import as_state_policy
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -226,9 +236,11 @@ def score_entrants(
     lbr_deals: int = 0,
     seed: int | None = 0,
     lbr_options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
 ) -> list[Score | None]:
     """Each entrant's exploitability: exact on ``tree``; else an LBR lower bound over
-    ``lbr_deals`` deals where LBR applies (heads-up hold'em); else ``None``."""
+    ``lbr_deals`` deals where LBR applies (heads-up hold'em; its deals split over
+    ``executor``'s workers); else ``None``."""
     if tree is not None:
         return [_exact_score(tree, tabularize(tree, e.policy)) for e in entrants]
     if lbr_deals and isinstance(game, HoldemGame) and game.num_players == 2:
@@ -239,7 +251,7 @@ def score_entrants(
         for k, e in enumerate(entrants):
             r = local_best_response(
                 game, e.policy, count_arg(lbr_deals, "lbr_deals"),
-                rng=_stream(root, k), **dict(lbr_options or {}),
+                rng=_stream(root, k), executor=executor, **dict(lbr_options or {}),
             )
             scores.append(Score("lbr", r.mbb_per_game, r.mbb_per_game_ci, hands=r.num_hands))
         return scores
@@ -269,6 +281,7 @@ def run_tournament(
     lbr_deals: int = 0,
     lbr_options: Mapping[str, Any] | None = None,
     match_options: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
 ) -> Tournament:
     """Play every pairing of ``entrants`` on a two-player ``game`` and score each entrant.
 
@@ -283,6 +296,8 @@ def run_tournament(
         lbr_deals: deals of the LBR score where there is no tree (0: no score).
         lbr_options: more arguments of ``local_best_response`` (``wp_samples``, ...).
         match_options: more arguments of ``head_to_head``.
+        executor: a ``pokerzoo.parallel.Executor`` whose workers play the sampled pairings
+            and LBR by ranges of deals (default: all here); the table is the same to the chip.
 
     Raises:
         ConfigError: fewer than one entrant, repeated names, a game that is not heads-up, a
@@ -313,10 +328,12 @@ def run_tournament(
         mean, ci, hands = _exact_pairings(tree, entrants), np.zeros((n, n)), 0
         method = "exact"
     else:
-        mean, ci, hands = _sampled_pairings(game, entrants, num_deals, root, match_options)
+        mean, ci, hands = _sampled_pairings(game, entrants, num_deals, root, match_options,
+                                            executor)
         method = "sampled"
     scores = score_entrants(
-        game, entrants, tree=tree, lbr_deals=lbr_deals, seed=seed, lbr_options=lbr_options
+        game, entrants, tree=tree, lbr_deals=lbr_deals, seed=seed, lbr_options=lbr_options,
+        executor=executor,
     )
     return Tournament(
         game=repr(game),
@@ -346,19 +363,48 @@ def _sampled_pairings(
     num_deals: int,
     root: np.random.SeedSequence,
     match_options: Mapping[str, Any] | None,
+    executor: Executor | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     n = len(entrants)
     mean, ci = np.zeros((n, n)), np.zeros((n, n))
-    hands = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            r = head_to_head(
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    options = dict(match_options or {})
+    if executor is None or executor.workers == 1 or active_recorder() is not None or options:
+        results = [
+            head_to_head(
                 game, [entrants[i].policy, entrants[j].policy], num_deals,
-                rng=_stream(root, i, j),
-                **{"names": [entrants[i].name, entrants[j].name], **dict(match_options or {})},
+                rng=_stream(root, i, j), executor=executor,
+                **{"names": [entrants[i].name, entrants[j].name], **options},
             )
-            # Both cells come from the same hands: antisymmetric wherever payoffs sum to 0.
-            mean[i, j], mean[j, i] = r.mbb_per_game
-            ci[i, j], ci[j, i] = r.mbb_per_game_ci
-            hands = r.num_hands
+            for i, j in pairs
+        ]
+    else:
+        # Every pairing's deal ranges are jobs of one map, so workers stay busy across
+        # pairings; each pairing's entropy is the one head_to_head draws from its stream.
+        specs = [
+            MatchSpec(game, (as_state_policy(entrants[i].policy),
+                             as_state_policy(entrants[j].policy)),
+                      match_entropy(None, _stream(root, i, j)))
+            for i, j in pairs
+        ]
+        jobs = [(k, r) for k in range(len(pairs)) for r in deal_ranges(num_deals, executor)]
+        parts = executor.map(_play_pairing_deals, specs, jobs)
+        results = [
+            match_result(game, [part for (k, _), part in zip(jobs, parts) if k == pair])
+            for pair in range(len(pairs))
+        ]
+    hands = 0
+    for (i, j), r in zip(pairs, results):
+        # Both cells come from the same hands: antisymmetric wherever payoffs sum to 0.
+        mean[i, j], mean[j, i] = r.mbb_per_game
+        ci[i, j], ci[j, i] = r.mbb_per_game_ci
+        hands = r.num_hands
     return mean, ci, hands
+
+
+def _play_pairing_deals(
+    specs: Sequence[MatchSpec], job: tuple[int, tuple[int, int]]
+) -> DealResults:
+    """One job of a distributed tournament: a range of deals of one pairing."""
+    pairing, deals = job
+    return play_deals(specs[pairing], deals)
