@@ -57,3 +57,8 @@ class EnvStateError(PokerzooError, RuntimeError):
 
 class HiddenModelError(PokerzooError, AttributeError):
     """An agent-facing object asked for the hidden true model d* of an unknown environment."""
+
+
+class WorkerLostError(PokerzooError, RuntimeError):
+    """A distributed worker died more often than its job may be retried (the job's results,
+    never partially counted, are missing, so the run stops instead of reporting less)."""

@@ -1,0 +1,205 @@
+"""The Ray ``Executor``: jobs as Ray tasks, worker pools as Ray actors, both restarted on death.
+
+Jobs are submitted ``workers`` at a time and their results stored by job index, so the
+order they finish in never matters. A job whose worker process (or node) dies is submitted
+again: its first run returned nothing, so nothing is counted twice. Pool workers are Ray actors
+that Ray restarts after a death; each call returns the worker's state with its result, and a
+call that dies is repeated on the restarted actor after restoring the state of the worker's
+last accepted call, so the repeated call does exactly what the lost one would have done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pokerzoo.distributed import require_ray
+from pokerzoo.errors import ConfigError, PokerzooError, WorkerLostError
+from pokerzoo.parallel import ExecutorStats, check_pool_args, check_workers
+
+S = TypeVar("S")
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def _run_job(fn: Callable[[Any, Any], Any], shared: Any, job: Any) -> Any:
+    return fn(shared, job)
+
+
+class _PoolActor:
+    """Holds one pool worker in a Ray actor process."""
+
+    def __init__(self, factory: Callable[[int], Any], index: int) -> None:
+        self.worker = factory(index)
+
+    def run(self, method: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        result = getattr(self.worker, method)(*args)
+        return result, self.worker.state_dict()
+
+    def restore_and_run(self, state: Any, method: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+        if state is not None:
+            self.worker.load_state_dict(state)
+        return self.run(method, args)
+
+    def load_state_dict(self, state: Any) -> None:
+        self.worker.load_state_dict(state)
+
+    def pid(self) -> int:
+        import os
+
+        return os.getpid()
+
+
+class RayExecutor:
+    """Runs jobs and worker pools on Ray (``pokerzoo.distributed.connect`` builds it).
+
+    Args:
+        workers: jobs run at once (default: the cluster's CPUs).
+        address: a Ray cluster's address; without it a local Ray is started (or the one this
+            process already runs is used).
+        max_retries: how often one job or pool call is repeated after its worker dies.
+        num_cpus: CPUs of a local Ray started here (default ``workers``).
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        address: str | None = None,
+        *,
+        max_retries: int = 3,
+        num_cpus: int | None = None,
+    ) -> None:
+        ray = require_ray()
+        self._ray = ray
+        if not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+        self.max_retries = max_retries
+        if not ray.is_initialized():
+            if address is not None:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(num_cpus=num_cpus or workers, include_dashboard=False,
+                         log_to_driver=False)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = check_workers(workers) if workers is not None else max(1, cpus)
+        self.stats = ExecutorStats()
+        # Retries are ours (not Ray's), so that they are counted and capped in one place.
+        self._task = ray.remote(num_cpus=1, max_retries=0)(_run_job)
+        self._actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(_PoolActor)
+
+    def __repr__(self) -> str:
+        return f"RayExecutor(workers={self.workers})"
+
+    # Jobs -------------------------------------------------------------------------------------
+
+    def map(self, fn: Callable[[S, J], R], shared: S, jobs: Sequence[J]) -> list[R]:
+        """``[fn(shared, job) for job in jobs]`` on Ray tasks, ``workers`` at a time."""
+        ray = self._ray
+        jobs = list(jobs)
+        shared_ref = ray.put(shared)
+        results: list[Any] = [None] * len(jobs)
+        attempts = [0] * len(jobs)
+        queue = list(range(len(jobs)))[::-1]
+        pending: dict[Any, int] = {}
+        while queue or pending:
+            while queue and len(pending) < self.workers:
+                i = queue.pop()
+                pending[self._task.remote(fn, shared_ref, jobs[i])] = i
+            done, _ = ray.wait(list(pending), num_returns=1)
+            i = pending.pop(done[0])
+            try:
+                results[i] = ray.get(done[0])
+            except self._lost_errors() as exc:
+                attempts[i] += 1
+                if attempts[i] > self.max_retries:
+                    raise WorkerLostError(
+                        f"job {i} lost its worker {attempts[i]} times ({type(exc).__name__}); "
+                        f"max_retries is {self.max_retries}"
+                    ) from exc
+                self.stats.retried += 1
+                queue.append(i)
+            except ray.exceptions.RayTaskError as exc:
+                raise _cause(exc) from None
+        self.stats.jobs += len(jobs)
+        return results
+
+    def _lost_errors(self) -> tuple[type[BaseException], ...]:
+        e = self._ray.exceptions
+        return (e.WorkerCrashedError, e.NodeDiedError, e.ObjectLostError, e.OwnerDiedError,
+                e.RayActorError, e.LocalRayletDiedError)
+
+    # Pools ------------------------------------------------------------------------------------
+
+    def pool(self, factory: Callable[[int], Any], n: int) -> RayPool:
+        """``n`` workers ``factory(index)``, each in its own Ray actor."""
+        return RayPool(self, factory, check_workers(n))
+
+
+class RayPool:
+    """Worker pool on Ray actors (``RayExecutor.pool``); see the module docstring."""
+
+    def __init__(self, executor: RayExecutor, factory: Callable[[int], Any], n: int) -> None:
+        self.executor = executor
+        self.actors = [executor._actor.remote(factory, i) for i in range(n)]
+        self.states: list[Any] = [None] * n
+
+    @property
+    def size(self) -> int:
+        return len(self.actors)
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """``worker[i].method(*args[i])`` on every worker; results in worker order."""
+        check_pool_args(self.size, args)
+        ray, ex = self.executor._ray, self.executor
+        refs = [a.run.remote(method, tuple(x)) for a, x in zip(self.actors, args)]
+        results: list[Any] = [None] * self.size
+        for i, ref in enumerate(refs):
+            attempts = 0
+            while True:
+                try:
+                    results[i], self.states[i] = ray.get(ref)
+                    break
+                except ex._lost_errors() as exc:
+                    attempts += 1
+                    if attempts > ex.max_retries:
+                        raise WorkerLostError(
+                            f"pool worker {i} died {attempts} times during {method}(); "
+                            f"max_retries is {ex.max_retries}"
+                        ) from exc
+                    ex.stats.restarts += 1
+                    # Ray restarts the actor (its constructor runs again); bring it back to
+                    # its state after the last accepted call and repeat this one.
+                    ref = self.actors[i].restore_and_run.remote(
+                        self.states[i], method, tuple(args[i])
+                    )
+                except ray.exceptions.RayTaskError as exc:
+                    raise _cause(exc) from None
+        ex.stats.calls += 1
+        return results
+
+    def state_dicts(self) -> list[Any]:
+        return list(self.states)
+
+    def load_state_dicts(self, states: Sequence[Any]) -> None:
+        check_pool_args(self.size, states)
+        ray = self.executor._ray
+        ray.get([a.load_state_dict.remote(s) for a, s in zip(self.actors, states)])
+        self.states = list(states)
+
+    def pids(self) -> list[int]:
+        """The workers' process ids (tests kill them)."""
+        return list(self.executor._ray.get([a.pid.remote() for a in self.actors]))
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.executor._ray.kill(actor)
+        self.actors = []
+
+
+def _cause(exc: Any) -> BaseException:
+    """The error a job raised, as itself where it is one of ours (so the one-line CLI report
+    reads as in-process), else Ray's error posing as its cause's type."""
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, PokerzooError):
+        return cause
+    return exc.as_instanceof_cause()
