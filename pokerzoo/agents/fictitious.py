@@ -153,6 +153,25 @@ class FictitiousPlaySolver(TabularSolver):
         self._work = work_arrays(t.utilities, *mask.shape)
         self._tree_arrays = tree_arrays(t)
 
+    def use_numbers(self, chance_prob: np.ndarray, utilities: np.ndarray) -> None:
+        """Learn on from here with other chance probabilities and terminal utilities over the
+        same histories (``[num_nodes]`` and ``[num_nodes, num_players]``, as the tree's);
+        model-based agents switch the model of an unknown game every round.
+
+        Raises:
+            ConfigError: for arrays of other shapes.
+        """
+        t = self.tree
+        chance = np.asarray(chance_prob, dtype=np.float64)
+        util = np.asarray(utilities, dtype=np.float64)
+        if chance.shape != t.chance_prob.shape or util.shape != t.utilities.shape:
+            raise ConfigError(
+                f"need chance_prob {t.chance_prob.shape} and utilities {t.utilities.shape}, got "
+                f"{chance.shape} and {util.shape}"
+            )
+        self._tree_arrays = self._tree_arrays._replace(chance_prob=chance, utilities=util)
+        self._work.values[...] = util
+
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` full-width iterations."""
         n = check_units(n)

@@ -49,6 +49,8 @@ class AgentSpec:
     """The family preset the factory builds (its first argument), if the factory takes one."""
     requires: tuple[str, ...] = ()
     """Optional third-party packages that building it imports (``"torch"``)."""
+    unknown_only: bool = False
+    """Whether it learns only unknown-environment games (by playing them)."""
 
     def __post_init__(self) -> None:
         entry_points.split(self.entry_point)
@@ -81,6 +83,7 @@ _MCCFR = "pokerzoo.agents.cfr.mccfr"
 _FP = "pokerzoo.agents.fictitious"
 _NFSP = "pokerzoo.agents.nfsp"
 _DEEP = "pokerzoo.agents.deep"
+_UNKNOWN = "pokerzoo.agents.unknown_env"
 
 
 def _cfr(name: str, description: str) -> AgentSpec:
@@ -111,6 +114,20 @@ def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
                      requires=("torch",))
 
 
+def _unknown(name: str, description: str, module: str, config: str,
+             preset: bool = False) -> AgentSpec:
+    # Learn unknown-environment games by playing them (one unit: one interaction episode);
+    # their policies are tables over the compiled tree, scored exactly in d*.
+    return AgentSpec(name, f"{_UNKNOWN}.{module}:{'make_preset' if preset else 'make_agent'}",
+                     "episodes", description, tabular=True,
+                     config=f"{_UNKNOWN}.{module}:{config}",
+                     preset=name if preset else None, requires=("torch",), unknown_only=True)
+
+
+def _model_based(name: str, description: str) -> AgentSpec:
+    return _unknown(name, description, "model_based", "ModelBasedConfig", preset=True)
+
+
 _TABLE = (
     _cfr("cfr", "vanilla CFR, alternating updates (Zinkevich et al. 2007)"),
     _cfr("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
@@ -129,6 +146,16 @@ _TABLE = (
     _nfsp("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
     _deep("deep-cfr", "Deep CFR: advantage networks on external-sampling regrets, strategy "
           "network (Brown et al. 2019)", "deep_cfr", "DeepCFRConfig"),
+    _model_based("vcfr", "VCFR: CFR on a posterior sample with information-gain rewards from a "
+                 "Bayesian reward network (Qiu et al.)"),
+    _model_based("vdcfr", "VCFR with DCFR (1.5, 0, 2) as the solver (Qiu et al.)"),
+    _model_based("vfsp", "VCFR with full-width fictitious play as the solver (Qiu et al.)"),
+    _model_based("naive-cfr", "CFR on the posterior mean; its average strategy interacts"),
+    _model_based("naive-dcfr", "DCFR on the posterior mean; its average strategy interacts"),
+    _model_based("random-interaction",
+                 "uniform interaction; CFR on the posterior mean gives the output policy"),
+    _unknown("psrlcfr", "PSRLCFR: CFR on posterior samples, optimistic interaction strategies "
+             "(Zhou, Li, Zhu 2020)", "psrlcfr", "PSRLCFRConfig"),
 )
 
 

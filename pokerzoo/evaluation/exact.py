@@ -309,6 +309,28 @@ def _all_best_responses(
     )
 
 
+def best_actions_for_payoffs(
+    tree: GameTree, payoff_coef: np.ndarray, probs: np.ndarray | None = None
+) -> np.ndarray:
+    """Every player's pure best action at each of its information sets, for the payoffs
+    ``payoff_coef`` (``[num_players, num_entries]`` over ``tree.sequence_form``'s entries) against
+    the others playing ``probs`` (``None``: every action with weight 1, so that payoffs that
+    already hold the others' reach, as PSRLCFR's accumulated terms do, are maximised as they are).
+
+    Returns:
+        ``[num_infosets]`` the best action of each information set for its owner.
+    """
+    form = tree.sequence_form
+    weights = tree.infoset_mask.astype(np.float64) if probs is None else np.asarray(probs)
+    _, best, _ = _sequence_best_responses(
+        form.player_infosets, form.player_offsets, form.parent_sequence, tree.infoset_mask,
+        form.payoff_sequences, np.asarray(payoff_coef, dtype=np.float64),
+        np.ascontiguousarray(weights, dtype=np.float64).reshape(-1),
+    )
+    result: np.ndarray = best
+    return result
+
+
 def _history_best_responses(tree: GameTree, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The same best responses by a sweep over histories (kept as an independent check)."""
     reach = _reach(

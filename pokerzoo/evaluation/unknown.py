@@ -43,6 +43,7 @@ from pokerzoo.games.base import Game
 from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 from pokerzoo.policy import StatePolicy, as_state_policy
+from pokerzoo.tree.episodes import TreeEpisodeSampler
 from pokerzoo.tree.game_tree import GameTree, build
 
 DEFAULT_MAX_NODES = 20_000_000
@@ -148,84 +149,6 @@ def exploitability_in_model(
 ) -> float:
     """Exploitability (NashConv / players) of ``policy`` in ``model`` (``None``: in d*)."""
     return exploitability(model_tree(game, model), policy)
-
-
-# ---------------------------------------------------------------------------------------------
-# Sampling hands on a compiled tree
-# ---------------------------------------------------------------------------------------------
-
-
-class TreeEpisodeSampler:
-    """Samples batches of whole hands on the compiled tree of an unknown game's model.
-
-    Chance edges follow the tree's ``chance_prob``, decisions a tabular policy, and each
-    terminal pays a reward drawn from the model's reward distribution (the model the tree was
-    compiled from: d* for ``true_model_tree``, a believed model for an agent's tree); all
-    episodes of a batch advance together, one depth at a time.
-    """
-
-    def __init__(self, tree: GameTree) -> None:
-        if not isinstance(tree.game, UnknownGameBase):
-            raise ConfigError(f"{tree.game!r} is not an unknown-environment game")
-        model = tree.game._model  # the model the tree's numbers come from
-        self.tree = tree
-        self.model: EnvironmentModel = model
-        structure = model.structure
-        n = tree.num_nodes
-        # Map tree rows to the structure's slots and terminals through their histories.
-        histories: list[tuple[int, ...]] = [()] * n
-        self.slot_of_node = np.full(n, -1, dtype=np.int64)
-        self.terminal_of_node = np.full(n, -1, dtype=np.int64)
-        for node in range(1, n):
-            h = (*histories[int(tree.parent[node])], int(tree.action[node]))
-            histories[node] = h
-            self.slot_of_node[node] = structure.edge_index.get(h, -1)
-        for leaf in np.flatnonzero(tree.num_children == 0):
-            self.terminal_of_node[leaf] = structure.terminal_index[histories[leaf]]
-        self._max_children = int(tree.num_children.max())
-
-    def sample(
-        self, probs: np.ndarray, num_episodes: int, rng: np.random.Generator
-    ) -> EpisodeBatch:
-        """``num_episodes`` hands with every player following ``probs`` (aligned with the tree)."""
-        tree = self.tree
-        parents = tree.parent[1:]
-        decision = np.flatnonzero(tree.player[parents] >= 0) + 1
-        edge = tree.chance_prob.copy()  # 1 below decision nodes, replaced by the policy:
-        edge[decision] = probs[tree.infoset[tree.parent[decision]], tree.action[decision]]
-        # Inclusive cumulative probability among siblings: children are contiguous rows.
-        total = np.cumsum(edge)
-        cum = total.copy()
-        cum[1:] -= total[tree.first_child[parents] - 1]
-        node = np.zeros(num_episodes, dtype=np.int64)
-        path: list[np.ndarray] = []
-        while True:
-            k = tree.num_children[node]
-            live = k > 0
-            if not live.any():
-                break
-            first = tree.first_child[node[live]]
-            kk = k[live]
-            u = rng.random(int(live.sum())) * cum[first + kk - 1]
-            choice = np.zeros(len(first), dtype=np.int64)
-            for j in range(self._max_children - 1):
-                # Move past child j while u lies beyond its cumulative share.
-                beyond = (j < kk - 1) & (cum[np.minimum(first + j, len(cum) - 1)] <= u)
-                choice += beyond
-            node[live] = first + choice
-            slots = np.full(num_episodes, -1, dtype=np.int64)
-            slots[live] = self.slot_of_node[node[live]]
-            path.append(slots)
-        steps = np.stack(path, axis=1) if path else np.zeros((num_episodes, 0), dtype=np.int64)
-        taken = steps >= 0
-        terminals = self.terminal_of_node[node]
-        outcomes = self.model.sample_reward_outcomes(terminals, rng)
-        return EpisodeBatch(
-            steps[taken],  # row-major: each episode's chance edges in order
-            taken.sum(axis=1),
-            terminals,
-            self.model.reward_values[terminals, outcomes],
-        )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ class ExploitabilityCallback(Callback):
 
     Scores ``agent.policy()``. Sets ``trainer.metrics["exploitability"]`` (NashConv / players,
     chips per game), ``["exploitability_mbb_per_game"]`` (the same in milli-big-blinds, with the
-    game's ``chip_unit``) and ``["nash_conv"]``.
+    game's ``chip_unit``), ``["nash_conv"]`` and ``["log10_nash_conv"]``.
     """
 
     def __init__(self, tree: GameTree, every: int) -> None:
@@ -30,6 +31,8 @@ class ExploitabilityCallback(Callback):
         conv = nash_conv(self.tree, trainer.agent.policy())
         exploitability = conv / self.tree.num_players
         trainer.metrics["nash_conv"] = conv
+        # The unknown-environment papers plot log10(NashConv in d*) against interactions.
+        trainer.metrics["log10_nash_conv"] = math.log10(conv) if conv > 0 else float("-inf")
         trainer.metrics["exploitability"] = exploitability
         # In the game's chip unit (Game.chip_unit), exactly as evaluate.py reports it.
         trainer.metrics["exploitability_mbb_per_game"] = to_milli_big_blinds(

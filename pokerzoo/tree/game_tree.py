@@ -23,7 +23,7 @@ import functools
 import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -367,3 +367,34 @@ class _ModelTemplate:
 
 
 _MODEL_TEMPLATES: weakref.WeakKeyDictionary[Any, _ModelTemplate] = weakref.WeakKeyDictionary()
+
+
+class ModelMaps(NamedTuple):
+    """Where a model's numbers sit in the tree of an unknown-environment game.
+
+    ``chance_children[k]`` is the row reached by chance edge (slot) ``slots[k]`` of the
+    game's ``ModelStructure``; ``terminals[k]`` is the row of terminal index
+    ``terminal_ids[k]``. Every tree of one base game (any model) has these rows.
+    """
+
+    chance_children: np.ndarray
+    slots: np.ndarray
+    terminals: np.ndarray
+    terminal_ids: np.ndarray
+
+
+def model_maps(tree: GameTree) -> ModelMaps:
+    """The ``ModelMaps`` of ``tree``, a tree of an unknown-environment game.
+
+    Raises:
+        ConfigError: if ``tree`` is not the tree of an unknown-environment game.
+    """
+    game = tree.game
+    if not isinstance(game, UnknownGameBase):
+        raise ConfigError(f"model_maps needs the tree of an unknown-environment game, got {game!r}")
+    template = _MODEL_TEMPLATES.get(game.structure)
+    if template is None:
+        build(game.agent_view())  # type: ignore[attr-defined]
+        template = _MODEL_TEMPLATES[game.structure]
+    return ModelMaps(template.chance_children, template.slots, template.terminals,
+                     template.terminal_ids)

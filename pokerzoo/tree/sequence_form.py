@@ -100,9 +100,7 @@ def sequence_form(tree: GameTree) -> SequenceForm:
         tree.parent, tree.player.astype(np.int64), tree.infoset, tree.action,
         tree.chance_prob, tree.num_players, num_actions, empty,
     )
-    terminals = np.flatnonzero(tree.player == TERMINAL)
-    entries, inverse = np.unique(seq[terminals], axis=0, return_inverse=True)
-    inverse = np.ravel(inverse)
+    terminals, entries, inverse = _merge_terminals(tree, seq)
     weighted = chance_reach[terminals, None] * tree.utilities[terminals]
     coef = np.zeros((tree.num_players, len(entries)))
     for p in range(tree.num_players):
@@ -135,6 +133,26 @@ def sequence_form(tree: GameTree) -> SequenceForm:
         payoff_coef=coef,
         sorted_entries=sorted_entries.astype(np.int64),
     )
+
+
+def _merge_terminals(tree: GameTree, seq: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Terminal rows, the distinct sequence tuples among them, and each terminal's entry."""
+    terminals = np.flatnonzero(tree.player == TERMINAL)
+    entries, inverse = np.unique(seq[terminals], axis=0, return_inverse=True)
+    return terminals, entries, np.ravel(inverse)
+
+
+def terminal_entries(tree: GameTree) -> tuple[np.ndarray, np.ndarray]:
+    """``(terminal rows, entry of each)``: which ``SequenceForm`` payoff entry every terminal of
+    ``tree`` is merged into, so other payoffs over the same histories (another model of an
+    unknown game) become entry coefficients with one ``bincount``."""
+    num_actions = tree.infoset_mask.shape[1]
+    seq, _, _ = _node_sequences(
+        tree.parent, tree.player.astype(np.int64), tree.infoset, tree.action, tree.chance_prob,
+        tree.num_players, num_actions, tree.infoset_mask.shape[0] * num_actions,
+    )
+    terminals, _, inverse = _merge_terminals(tree, seq)
+    return terminals, inverse
 
 
 @numba.njit(cache=True)

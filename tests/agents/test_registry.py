@@ -27,7 +27,8 @@ from pokerzoo.errors import ConfigError
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY_PREFIXES = ("pokerzoo.agents.cfr", "pokerzoo.agents.fictitious", "pokerzoo.agents.nfsp",
                    "pokerzoo.agents.deep")
-NEURAL_FAMILIES = ("pokerzoo.agents.nfsp", "pokerzoo.agents.deep")
+# unknown_env: VCFR's Bayesian reward network (its config holds the network's config).
+NEURAL_FAMILIES = ("pokerzoo.agents.nfsp", "pokerzoo.agents.deep", "pokerzoo.agents.unknown_env")
 
 
 def run_python(code: str) -> str:
@@ -47,7 +48,8 @@ def test_every_row_resolves_and_builds_its_agent(name: str) -> None:
     assert spec.module == spec.entry_point.split(":")[0]
     config_class = spec.config_class
     assert config_class is not None and dataclasses.is_dataclass(config_class)
-    agent = make_agent(name, load_game("kuhn_poker"), seed=0)
+    game = load_game("unknown_kuhn_poker" if spec.unknown_only else "kuhn_poker")
+    agent = make_agent(name, game, seed=0)
     assert isinstance(agent, Agent)
     assert agent.name == name
     assert isinstance(agent.config, config_class)
@@ -69,7 +71,7 @@ def test_spec_fields() -> None:
 
 def test_no_ghost_names() -> None:
     # The families of later issues are added with their code, not before it.
-    assert not {"vcfr", "deep", "deep-gxfp"} & set(AGENTS)
+    assert not {"vcfr-x", "deep", "deep-gxfp"} & set(AGENTS)
 
 
 @pytest.mark.parametrize("name", ["nope", "cfr++", "", "CFR+"])

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.agents.base import check_units
-from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations
+from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations, with_payoffs
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
@@ -96,6 +96,39 @@ class CFRSolver(TabularSolver):
         self._kernel_arrays = kernel_arrays(self.sequence_form, mask)
         self._x = np.zeros(self.sequence_form.num_sequences)
         self._q = np.zeros(self.sequence_form.num_sequences)
+        self._prune_below = 0.0
+
+    def use_payoffs(
+        self,
+        payoff_coef: np.ndarray,
+        entry_chance_reach: np.ndarray | None = None,
+        prune_below: float = 0.0,
+    ) -> None:
+        """Learn on from here with other terminal payoffs over the same information sets (model
+        based agents switch the model of an unknown game every round; regrets carry over).
+
+        Args:
+            payoff_coef: ``[num_players, num_entries]``, per entry of ``sequence_form``: chance
+                reach times utility, summed over the entry's terminals.
+            entry_chance_reach: ``[num_entries]`` chance reach per entry (for pruning).
+            prune_below: skip entries whose chance-times-opponent reach is below it (two
+                players; 0: none).
+
+        Raises:
+            ConfigError: for coefficients of another shape, or pruning without reaches.
+        """
+        coef = np.asarray(payoff_coef, dtype=np.float64)
+        if coef.shape != self.sequence_form.payoff_coef.shape:
+            raise ConfigError(
+                f"payoff_coef must have shape {self.sequence_form.payoff_coef.shape}, got "
+                f"{coef.shape}"
+            )
+        if prune_below > 0 and entry_chance_reach is None:
+            raise ConfigError("pruning (prune_below > 0) needs entry_chance_reach")
+        self._kernel_arrays = with_payoffs(
+            self._kernel_arrays, self.sequence_form, coef, entry_chance_reach
+        )
+        self._prune_below = float(prune_below)
 
     @property
     def sigma(self) -> np.ndarray:
@@ -117,7 +150,7 @@ class CFRSolver(TabularSolver):
             self._kernel_arrays, self.regrets, self.strategy_sum, self._sigma.reshape(-1),
             self._x, self._q, self._iteration + 1, n, cfg.alternating_updates,
             cfg.regret_matching_plus, cfg.linear_averaging, alpha, beta, gamma,
-            cfg.discount is not None,
+            cfg.discount is not None, self._prune_below,
         )
         self._iteration += n
 

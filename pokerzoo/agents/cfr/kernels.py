@@ -44,23 +44,34 @@ class CFRArrays(NamedTuple):
     """Two players: each player's payoff entries sorted by own sequence (else empty)."""
     sorted_opponent: np.ndarray
     sorted_coef: np.ndarray
+    sorted_chance_reach: np.ndarray
+    """Two players: each entry's chance reach (summed over its merged terminals), in the
+    order of ``sorted_coef``; read only when pruning."""
 
 
 @numba.njit(cache=True)
-def _payoffs_two_players(own_sequence, opponent_sequence, coef, x, q):
-    """``q[own] += coef * x[opponent]`` over entries sorted by ``own`` (one add per run)."""
+def _payoffs_two_players(own_sequence, opponent_sequence, coef, chance_reach, prune_below, x, q):
+    """``q[own] += coef * x[opponent]`` over entries sorted by ``own`` (one add per run).
+
+    With ``prune_below > 0``, entries whose counterfactual reach (chance times the opponent's
+    realization weight) is below it are skipped, as pruned subtrees of a recursive CFR are.
+    """
     m = own_sequence.shape[0]
     if m == 0:
         return
     current = own_sequence[0]
     total = 0.0
+    prune = prune_below > 0.0
     for k in range(m):
         s = own_sequence[k]
         if s != current:
             q[current] += total
             total = 0.0
             current = s
-        total += coef[k] * x[opponent_sequence[k]]
+        reach = x[opponent_sequence[k]]
+        if prune and chance_reach[k] * reach < prune_below:
+            continue
+        total += coef[k] * reach
     q[current] += total
 
 
@@ -125,7 +136,7 @@ def _bottom_up_update(
 def run_iterations(
     arrays, regrets, strategy_sum, sigma, x, q,
     first_iteration, num_iterations, alternating, rm_plus, linear_averaging,
-    alpha, beta, gamma, discounted,
+    alpha, beta, gamma, discounted, prune_below=0.0,
 ):
     """Run ``num_iterations`` CFR-family iterations in place; iterations count from 1.
 
@@ -136,6 +147,8 @@ def run_iterations(
     the average strategy is weighted by t (linear averaging) or discounted by (t/(t+1))^g.
     With alternating updates each player's pass sees the others' newest strategy; with
     simultaneous updates every pass sees the strategy the iteration started with.
+    ``prune_below`` (two players only) skips terminal entries whose chance-times-opponent
+    reach is below it (0: no pruning).
     """
     player_infosets, player_offsets = arrays.player_infosets, arrays.player_offsets
     parent_sequence, infoset_mask = arrays.parent_sequence, arrays.infoset_mask
@@ -167,7 +180,8 @@ def run_iterations(
         for p in range(num_players):
             if num_players == 2:
                 _payoffs_two_players(
-                    arrays.sorted_own[p], arrays.sorted_opponent[p], arrays.sorted_coef[p], x, q
+                    arrays.sorted_own[p], arrays.sorted_opponent[p], arrays.sorted_coef[p],
+                    arrays.sorted_chance_reach[p], prune_below, x, q,
                 )
             else:
                 _payoffs_many_players(p, arrays.payoff_sequences, arrays.payoff_coef[p], x, q)
@@ -187,22 +201,47 @@ def run_iterations(
                 )
 
 
-def kernel_arrays(form: SequenceForm, infoset_mask: np.ndarray) -> CFRArrays:
+def kernel_arrays(
+    form: SequenceForm, infoset_mask: np.ndarray, entry_chance_reach: np.ndarray | None = None
+) -> CFRArrays:
     """The constant arrays ``run_iterations`` reads.
 
     For two players the payoff entries are laid out once per player, sorted by that player's
     sequence, so the payoff loop adds one run of equal sequences at a time.
+    ``entry_chance_reach`` (``[num_entries]``) is needed only for pruning.
     """
+    inv_legal = 1.0 / infoset_mask.sum(axis=1)
+    arrays = CFRArrays(
+        form.player_infosets, form.player_offsets, form.parent_sequence, infoset_mask, inv_legal,
+        form.payoff_sequences, form.payoff_coef, np.zeros((0, 0), dtype=np.int64),
+        np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0)), np.zeros((0, 0)),
+    )
     if form.num_players == 2:
         order = form.sorted_entries
-        sorted_own = np.stack([form.payoff_sequences[order[p], p] for p in range(2)])
-        sorted_opponent = np.stack([form.payoff_sequences[order[p], 1 - p] for p in range(2)])
-        sorted_coef = np.stack([form.payoff_coef[p, order[p]] for p in range(2)])
-    else:
-        sorted_own = sorted_opponent = np.zeros((0, 0), dtype=np.int64)
-        sorted_coef = np.zeros((0, 0))
-    inv_legal = 1.0 / infoset_mask.sum(axis=1)
-    return CFRArrays(
-        form.player_infosets, form.player_offsets, form.parent_sequence, infoset_mask, inv_legal,
-        form.payoff_sequences, form.payoff_coef, sorted_own, sorted_opponent, sorted_coef,
+        arrays = arrays._replace(
+            sorted_own=np.stack([form.payoff_sequences[order[p], p] for p in range(2)]),
+            sorted_opponent=np.stack([form.payoff_sequences[order[p], 1 - p] for p in range(2)]),
+        )
+    return with_payoffs(arrays, form, form.payoff_coef, entry_chance_reach)
+
+
+def with_payoffs(
+    arrays: CFRArrays,
+    form: SequenceForm,
+    payoff_coef: np.ndarray,
+    entry_chance_reach: np.ndarray | None = None,
+) -> CFRArrays:
+    """``arrays`` with other terminal payoffs (``[num_players, num_entries]`` coefficients over
+    ``form``'s entries: chance reach times utility), e.g. another model of an unknown game."""
+    if form.num_players != 2:
+        return arrays._replace(payoff_coef=payoff_coef)
+    order = form.sorted_entries
+    reach = (
+        np.zeros((2, order.shape[1])) if entry_chance_reach is None
+        else np.stack([entry_chance_reach[order[p]] for p in range(2)])
+    )
+    return arrays._replace(
+        payoff_coef=payoff_coef,
+        sorted_coef=np.stack([payoff_coef[p, order[p]] for p in range(2)]),
+        sorted_chance_reach=reach,
     )

@@ -33,8 +33,9 @@ from pokerzoo.errors import ConfigError, EnvStateError, HiddenModelError
 from pokerzoo.games.base import CHANCE, TERMINAL, State
 
 if TYPE_CHECKING:
-    from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
+    from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch, ModelStructure
     from pokerzoo.games.unknown.priors import Prior
+    from pokerzoo.tree.game_tree import GameTree
 
 
 class InteractionCounter:
@@ -67,10 +68,13 @@ class InteractionCounter:
         return f"InteractionCounter(episodes={self._episodes}, chance_draws={self._chance_draws})"
 
 
+PlayBatch = Callable[[Any, np.ndarray, int, np.random.Generator], "EpisodeBatch"]
+
+
 def _drawers(
     model: EnvironmentModel,
 ) -> tuple[Callable[[tuple[int, ...], np.random.Generator], int],
-           Callable[[int, np.random.Generator], np.ndarray]]:
+           Callable[[int, np.random.Generator], np.ndarray], PlayBatch]:
     # Closures over the model: the sampler holds functions, not the model, so no attribute
     # path (vars, slots, properties) leads from an agent-facing object to d*'s numbers.
     def chance(history: tuple[int, ...], rng: np.random.Generator) -> int:
@@ -79,7 +83,19 @@ def _drawers(
     def payoff(terminal: int, rng: np.random.Generator) -> np.ndarray:
         return model.sample_returns(terminal, rng)
 
-    return chance, payoff
+    hands: list[Any] = []  # the tree sampler of d*, built on first use and kept here only
+
+    def play(tree: Any, probs: np.ndarray, num_episodes: int,
+             rng: np.random.Generator) -> EpisodeBatch:
+        from pokerzoo.tree.episodes import TreeEpisodeSampler
+        from pokerzoo.tree.game_tree import build
+
+        if not hands:
+            hands.append(TreeEpisodeSampler(build(tree.game.agent_view(model, "environment"))))
+        batch: EpisodeBatch = hands[0].sample(probs, num_episodes, rng)
+        return batch
+
+    return chance, payoff, play
 
 
 class EnvironmentSampler:
@@ -94,7 +110,7 @@ class EnvironmentSampler:
         counter: where draws are counted (a new counter if ``None``).
     """
 
-    __slots__ = ("_chance", "_payoff", "_structure", "_prior", "_counter")
+    __slots__ = ("_chance", "_payoff", "_play", "_structure", "_prior", "_counter")
 
     def __init__(
         self, model: EnvironmentModel, prior: Prior, counter: InteractionCounter | None = None
@@ -103,7 +119,7 @@ class EnvironmentSampler:
             raise ConfigError(
                 f"counter must be an InteractionCounter or None, got {type(counter).__name__}"
             )
-        self._chance, self._payoff = _drawers(model)
+        self._chance, self._payoff, self._play = _drawers(model)
         self._structure: ModelStructure = model.structure
         self._prior = prior
         self._counter = counter if counter is not None else InteractionCounter()
@@ -151,6 +167,47 @@ class EnvironmentSampler:
         paid = [float(r) for r in self._payoff(terminal, rng)]
         self._counter._episodes += 1
         return paid
+
+    def play(
+        self, tree: GameTree, probs: np.ndarray, num_episodes: int, rng: np.random.Generator
+    ) -> EpisodeBatch:
+        """Play ``num_episodes`` whole hands in the environment, all at once, every seat
+        following ``probs``; return what they revealed (counted as episodes and chance draws).
+
+        Args:
+            tree: a tree the agent compiled of this environment's base game (any believed
+                model); ``probs`` is aligned with it.
+            probs: ``[num_infosets, num_actions]`` the behaviour profile (each seat reads its
+                own information sets), rows summing to 1 over legal actions.
+            num_episodes: hands to play.
+            rng: the agent's generator.
+
+        Raises:
+            ConfigError: for a tree of another base game, a profile of the wrong shape, a bad
+                ``rng`` or a negative count.
+        """
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        structure = getattr(tree.game, "structure", None)
+        if structure is not self._structure and (
+            structure is None or structure.base_game != self._structure.base_game
+        ):
+            raise ConfigError(
+                f"the tree is not a tree of an unknown game over {self._structure.base_game!r}"
+            )
+        if np.shape(probs) != tree.infoset_mask.shape:
+            raise ConfigError(
+                f"probs must have the tree's shape {tree.infoset_mask.shape}, got "
+                f"{np.shape(probs)}"
+            )
+        if isinstance(num_episodes, bool) or not isinstance(num_episodes, int | np.integer) or (
+            num_episodes < 0
+        ):
+            raise ConfigError(f"num_episodes must be an integer >= 0, got {num_episodes!r}")
+        batch = self._play(tree, np.asarray(probs, dtype=np.float64), int(num_episodes), rng)
+        self._counter._episodes += int(num_episodes)
+        self._counter._chance_draws += int(batch.chance_slots.size)
+        return batch
 
     def resampled(self, rng: np.random.Generator) -> EnvironmentSampler:
         """A sampler of a new environment drawn from the prior with ``rng`` (the same draw as

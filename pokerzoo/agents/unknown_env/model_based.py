@@ -1,0 +1,326 @@
+"""VCFR and its relatives: a solver on a believed model, exploring by information gain.
+
+``ModelBasedAgent`` is VCFR (Qiu et al., "Combining CFR with information gain to solve
+extensive games with unknown environments", Algorithm 1) with the solver, the information
+gain and the interaction as parameters, so that one class is VCFR, VDCFR, VFSP and the
+paper's naive and random-interaction baselines (``MODEL_BASED_PRESETS``). One round:
+
+1. **the model** d_t: chance from the Dirichlet posterior, expected terminal rewards from the
+   Beta/Dirichlet posterior of the rewards, either drawn from the posterior (``environment=
+   "sample"``, Algorithm 1's "sample d_t according to observed rewards and transition
+   probability") or its mean (``"mean"``, the naive baselines);
+2. **information gain** per terminal z (``information_gain``): ``"bnn"`` is the paper's: a
+   Bayes-by-backprop reward network (``pokerzoo.components.bnn``) is fitted to the data pool
+   of observed (terminal, reward) pairs (``bnn_steps`` Adam steps per round), a reward r is
+   drawn for z from the posterior predictive P_t(r | z), and the gain is VIME's KL between
+   the weight posterior after and before an update on (z, r); ``"beta"`` is the exact
+   expected KL of the conjugate Beta/Dirichlet reward posterior of z (the mutual information
+   of z's next reward and its reward distribution); ``"none"`` for the baselines;
+3. **the threshold** lambda (``gain_threshold``): terminals whose gain is at least lambda are
+   recomputed every round, the others only every ``low_gain_period`` rounds (the paper says
+   it "reduces the update frequency" of low-gain terminals without saying by how much; 10 is
+   our choice);
+4. **the solver** (``solver``: ``"cfr"`` VCFR, ``"dcfr"`` VDCFR with (1.5, 0, 2), ``"cfr+"``,
+   ``"fp"`` VFSP: full-width fictitious play, XFP) runs ``solver_iterations`` iterations on the
+   tree of d_t with rewards r' = r + eta * KL (``eta`` 0.005), its regrets (or average)
+   carried over from round to round as the model changes; CFR skips terminal entries whose
+   chance-times-opponent reach is below ``prune_reach`` (1e-5, Algorithm 1's pruning);
+5. **interaction**: the solver's average strategy plays ``episodes_per_round`` hands (2: "for
+   all i in {1, 2} gather the environment data with sigma-bar"), which go to the posterior and
+   the data pool (``interaction="uniform"``: uniform play, the random-interaction baseline).
+
+The output policy (what is measured in d*) is the solver's average strategy.
+
+Choices the paper leaves open, all parameters: who gets the bonus (``bonus``: ``"both"``
+players add eta * KL, so both are drawn to informative terminals; ``"zero_sum"``: the first
+player adds it and the second subtracts it); rewards for the BNN are the first player's.
+
+>>> from pokerzoo import load_game
+>>> from pokerzoo.evaluation.unknown import nash_conv_in_true_model
+>>> game = load_game("unknown_kuhn_poker", seed=0)
+>>> agent = make_preset("naive-cfr", game, seed=0)
+>>> agent.iterate(2000)
+>>> agent.episodes, agent.rounds
+(2000, 1000)
+>>> nash_conv_in_true_model(game, agent.policy()) < 0.3
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.agents.cfr.full_width import CFR_PRESETS, CFRSolver
+from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver
+from pokerzoo.agents.tabular import config_from_params
+from pokerzoo.agents.unknown_env.base import UnknownEnvAgent
+from pokerzoo.agents.unknown_env.beliefs import believed_numbers, predictive_rewards
+from pokerzoo.agents.unknown_env.payoffs import ModelPayoffs
+from pokerzoo.entry_points import unknown_name
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game
+
+SOLVERS = ("cfr", "dcfr", "cfr+", "fp")
+GAINS = ("bnn", "beta", "none")
+
+
+def _bnn_config_default() -> Any:
+    from pokerzoo.components.bnn import BNNConfig
+
+    return BNNConfig()
+
+
+@dataclass(frozen=True)
+class ModelBasedConfig:
+    """Hyperparameters of VCFR and its relatives (defaults: VCFR as in the paper)."""
+
+    solver: str = "cfr"
+    """``"cfr"`` (VCFR), ``"dcfr"`` (VDCFR, alpha 1.5, beta 0, gamma 2), ``"cfr+"`` or
+    ``"fp"`` (VFSP: full-width fictitious play)."""
+    information_gain: str = "bnn"
+    """``"bnn"`` (VIME's KL of a Bayesian reward network), ``"beta"`` (exact KL of the
+    conjugate reward posterior) or ``"none"`` (naive and random baselines)."""
+    eta: float = 0.005
+    """Weight of the information gain in r' = r + eta * KL."""
+    gain_threshold: float = 1.0
+    """lambda: terminals with a gain below it are recomputed only every ``low_gain_period``."""
+    low_gain_period: int = 10
+    """Rounds between recomputations of a low-gain terminal's gain (our choice)."""
+    environment: str = "sample"
+    """The model solved each round: ``"sample"`` from the posterior or its ``"mean"``."""
+    interaction: str = "average"
+    """Who plays the hands: the solver's ``"average"`` strategy or ``"uniform"`` play."""
+    episodes_per_round: int = 2
+    """Hands played after each round (Algorithm 1: one per player's perspective)."""
+    solver_iterations: int = 1
+    """Solver iterations per round."""
+    prune_reach: float = 1e-5
+    """CFR skips terminal entries whose chance-times-opponent reach is below this (0: off)."""
+    bonus: str = "both"
+    """Who gets eta * KL: ``"both"`` players, or ``"zero_sum"`` (+ first, - second)."""
+    encoding: str = "pca6"
+    """The BNN's terminal encoding (``pokerzoo.components.bnn.terminal_features``)."""
+    bnn_steps: int = 1
+    """Adam steps on the data pool per round."""
+    normalise_gain: bool = True
+    """Divide each gain by the mean of the last ``median_window`` rounds' median gains, as
+    VIME does. The raw KL of one sample is tiny (1e-7 nats on Leduc), so the paper's lambda = 1
+    and eta = 0.005 only make sense on this normalised scale (a gain of 1 is a typical one)."""
+    median_window: int = 10
+    """Rounds of medians averaged by ``normalise_gain`` (VIME keeps the last 10)."""
+    bnn: Any = field(default_factory=_bnn_config_default)
+    """The BNN's ``BNNConfig`` (a mapping of its fields is accepted)."""
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in [
+            ("solver", self.solver, SOLVERS),
+            ("information_gain", self.information_gain, GAINS),
+            ("environment", self.environment, ("sample", "mean")),
+            ("interaction", self.interaction, ("average", "uniform")),
+            ("bonus", self.bonus, ("both", "zero_sum")),
+        ]:
+            if value not in allowed:
+                raise ConfigError(f"{name} must be one of {allowed}, got {value!r}")
+        for field_name, number in [
+            ("eta", self.eta), ("gain_threshold", self.gain_threshold),
+            ("prune_reach", self.prune_reach),
+        ]:
+            if isinstance(number, bool) or not isinstance(number, int | float) or not number >= 0:
+                raise ConfigError(f"{field_name} must be a number >= 0, got {number!r}")
+        for name, count in [
+            ("low_gain_period", self.low_gain_period),
+            ("episodes_per_round", self.episodes_per_round),
+            ("solver_iterations", self.solver_iterations), ("bnn_steps", self.bnn_steps),
+            ("median_window", self.median_window),
+        ]:
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise ConfigError(f"{name} must be an integer >= 1, got {count!r}")
+        if isinstance(self.bnn, Mapping):
+            from pokerzoo.components.bnn import BNNConfig
+
+            object.__setattr__(self, "bnn", config_from_params(BNNConfig, "BNN", **self.bnn))
+
+    @classmethod
+    def from_params(cls, **params: Any) -> ModelBasedConfig:
+        return config_from_params(cls, "model-based agent", **params)
+
+
+_NAIVE = {"information_gain": "none", "environment": "mean"}
+MODEL_BASED_PRESETS: dict[str, dict[str, Any]] = {
+    "vcfr": {"solver": "cfr"},
+    "vdcfr": {"solver": "dcfr"},
+    "vfsp": {"solver": "fp"},
+    "naive-cfr": {"solver": "cfr", **_NAIVE},
+    "naive-dcfr": {"solver": "dcfr", **_NAIVE},
+    "random-interaction": {"solver": "cfr", "interaction": "uniform", **_NAIVE},
+}
+"""The registry's agents: overrides of ``ModelBasedConfig``'s defaults (VCFR's)."""
+
+
+class ModelBasedAgent(UnknownEnvAgent):
+    """VCFR, VDCFR, VFSP and the naive / random-interaction baselines (see the module doc).
+
+    Args:
+        game: the interaction view (or the environment game ``load_game`` returns).
+        config: a ``ModelBasedConfig``; keyword ``overrides`` replace its fields.
+        seed: seed of the agent's generator (and of its BNN).
+    """
+
+    name = "model-based"
+
+    def __init__(
+        self, game: Game, config: ModelBasedConfig | None = None, seed: int = 0,
+        **overrides: Any,
+    ) -> None:
+        config = config if config is not None else ModelBasedConfig()
+        if overrides:
+            config = ModelBasedConfig.from_params(**{**_fields(config), **overrides})
+        super().__init__(game, seed, config.episodes_per_round)
+        self.config = config
+        self.payoffs = ModelPayoffs(self.tree)
+        self.solver: CFRSolver | FictitiousPlaySolver
+        if config.solver == "fp":
+            self.solver = FictitiousPlaySolver(self.game, FP_PRESETS["xfp"], tree=self.tree)
+        else:
+            self.solver = CFRSolver(self.game, CFR_PRESETS[config.solver], tree=self.tree)
+        structure = self.view.structure
+        self.gain = np.zeros(structure.num_terminals)
+        """The last information gain computed for each terminal (by terminal index)."""
+        self._gain_known = np.zeros(structure.num_terminals, dtype=bool)
+        self._medians = np.zeros(0)
+        self.reward_model: Any = None
+        if config.information_gain == "bnn":
+            from pokerzoo.components.bnn import BayesianRewardModel
+            from pokerzoo.components.terminal_features import terminal_features
+
+            features = terminal_features(structure, kind=config.encoding)
+            self.reward_model = BayesianRewardModel(features, config.bnn, seed=seed)
+
+    # One round ---------------------------------------------------------------------------------
+
+    def _start_round(self) -> np.ndarray:
+        cfg = self.config
+        chance, rewards = believed_numbers(self.posterior, cfg.environment, self.rng)
+        if cfg.information_gain != "none":
+            with _torch_threads(1):  # a tiny network: thread sync costs more than it saves
+                self._update_gain()
+            bonus = cfg.eta * self.normalised_gain()
+            rewards = rewards.copy()
+            rewards[:, 0] += bonus
+            rewards[:, 1:] += bonus[:, None] if cfg.bonus == "both" else -bonus[:, None]
+        if isinstance(self.solver, CFRSolver):
+            coef, reach = self.payoffs.coefficients(chance, rewards)
+            prune = cfg.prune_reach if self.tree.num_players == 2 else 0.0
+            self.solver.use_payoffs(coef, reach, prune)
+        else:
+            self.solver.use_numbers(*self.payoffs.node_numbers(chance, rewards))
+        self.solver.iterate(cfg.solver_iterations)
+        if cfg.interaction == "uniform":
+            return self.uniform_profile()
+        return self.normalised(self.output_policy_array())
+
+    def _update_gain(self) -> None:
+        cfg = self.config
+        if cfg.information_gain == "beta":
+            from pokerzoo.components.conjugate_gain import dirichlet_information_gain
+
+            self.gain = np.asarray(
+                dirichlet_information_gain(self.posterior.reward_parameters()), dtype=np.float64
+            )
+            self._gain_known[:] = True
+            return
+        terminals, rewards = self.posterior.data_pool()
+        if len(terminals):
+            self.reward_model.fit(terminals, rewards[:, 0], steps=cfg.bnn_steps)
+        due = ~self._gain_known | (self.gain >= cfg.gain_threshold * self._gain_scale())
+        if self.rounds % cfg.low_gain_period == 0:
+            due[:] = True
+        which = np.flatnonzero(due)
+        if len(which) == 0:
+            return
+        sampled = predictive_rewards(self.posterior, which, self.rng)
+        self.gain[which] = self.reward_model.information_gain(which, sampled[:, 0])
+        self._gain_known[which] = True
+
+    def normalised_gain(self) -> np.ndarray:
+        """The gains as the bonus uses them: divided by the mean recent median when
+        ``normalise_gain`` (see the config), else raw."""
+        if not self.config.normalise_gain:
+            return self.gain
+        median = float(np.median(self.gain))
+        self._medians = np.append(self._medians, median)[-self.config.median_window :]
+        return self.gain / self._gain_scale()
+
+    def _gain_scale(self) -> float:
+        """What a gain is divided by: the mean recent median (1 without normalisation)."""
+        if not self.config.normalise_gain or len(self._medians) == 0:
+            return 1.0
+        scale = float(self._medians.mean())
+        return scale if scale > 0 else 1.0
+
+    def output_policy_array(self) -> np.ndarray:
+        """The solver's average strategy (weights)."""
+        if isinstance(self.solver, CFRSolver):
+            return self.solver.strategy_sum
+        return self.solver.probs
+
+    # Checkpoints -------------------------------------------------------------------------------
+
+    def _identity(self) -> dict[str, Any]:
+        return {**super()._identity(), "config": _fields(self.config)}
+
+    def _extra_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {
+            "solver": self.solver.state_dict(),
+            "gain": self.gain.copy(),
+            "gain_known": self._gain_known.astype(np.int8),
+            "medians": self._medians.copy(),
+        }
+        if self.reward_model is not None:
+            state["reward_model"] = self.reward_model.state_dict()
+        return state
+
+    def _load_extra_state(self, state: Mapping[str, Any]) -> None:
+        self.solver.load_state_dict(state["solver"])
+        self.gain = np.array(state["gain"], dtype=np.float64)
+        self._gain_known = np.asarray(state["gain_known"]).astype(bool)
+        self._medians = np.array(state["medians"], dtype=np.float64)
+        if self.reward_model is not None:
+            self.reward_model.load_state_dict(state["reward_model"])
+
+
+@contextlib.contextmanager
+def _torch_threads(count: int) -> Iterator[None]:
+    """Run the block with ``count`` torch threads, restoring the caller's setting after."""
+    import torch
+
+    saved = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(saved)
+
+
+def _fields(config: ModelBasedConfig) -> dict[str, Any]:
+    """The config as JSON-able fields (the BNN's config as a mapping)."""
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    fields["bnn"] = dataclasses.asdict(config.bnn)
+    return fields
+
+
+def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> ModelBasedAgent:
+    """The registry's agent ``preset`` (a key of ``MODEL_BASED_PRESETS``), ``params``
+    overriding its config fields."""
+    if preset not in MODEL_BASED_PRESETS:
+        raise unknown_name("model-based preset", preset, MODEL_BASED_PRESETS)
+    config = ModelBasedConfig.from_params(**{**MODEL_BASED_PRESETS[preset], **params})
+    agent = ModelBasedAgent(game, config, seed=seed)
+    agent.name = preset
+    return agent
