@@ -156,6 +156,10 @@ _TABLE = (
                  "uniform interaction; CFR on the posterior mean gives the output policy"),
     _unknown("psrlcfr", "PSRLCFR: CFR on posterior samples, optimistic interaction strategies "
              "(Zhou, Li, Zhu 2020)", "psrlcfr", "PSRLCFRConfig"),
+    _unknown("mccfr-os-unknown", "outcome-sampling MCCFR on the environment's own samples, "
+             "epsilon-greedy 0.1", "mccfr_os", "MCCFROSConfig"),
+    _unknown("fsp-unknown", "fictitious self-play with fitted-Q best responses (Heinrich, "
+             "Lanctot, Silver 2015)", "fsp", "FSPConfig"),
 )
 
 

@@ -136,19 +136,13 @@ class UnknownEnvAgent(Agent):
         return np.ascontiguousarray(stacked)
 
     def _play(self, first: int, count: int) -> None:
-        """Play hands ``first .. first + count - 1`` of the round, in runs of equal profiles."""
-        end = first + count
-        start = first
-        while start < end:
-            stop = start + 1
-            while stop < end and np.array_equal(self._profiles[stop], self._profiles[start]):
-                stop += 1
-            batch = self.view.sampler.play(
-                self.tree, self._profiles[start], stop - start, self.rng
-            )
+        """Play hands ``first .. first + count - 1`` of the round, one call per hand: a batch
+        of two hands draws its random numbers in another order than two single hands, and a
+        budget (or checkpoint) may end between any two hands of a round."""
+        for hand in range(first, first + count):
+            batch = self.view.sampler.play(self.tree, self._profiles[hand], 1, self.rng)
             self.posterior.update(batch)
-            self._observe(batch, start, self._profiles[start])
-            start = stop
+            self._observe(batch, hand, self._profiles[hand])
 
     @abstractmethod
     def _start_round(self) -> np.ndarray | Sequence[np.ndarray]:
@@ -156,8 +150,8 @@ class UnknownEnvAgent(Agent):
         ``[num_infosets, num_actions]`` array for every hand, or one per hand)."""
 
     def _observe(self, batch: EpisodeBatch, hand: int, profile: np.ndarray) -> None:
-        """Learn from hands just played (hand index ``hand`` of the round onwards, all with
-        ``profile``); the posterior has already seen them."""
+        """Learn from a hand just played (hand index ``hand`` of the round, with ``profile``);
+        the posterior has already seen it."""
 
     @property
     def episodes(self) -> int:
