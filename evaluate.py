@@ -9,11 +9,13 @@ Examples:
     python evaluate.py runs/a runs/b runs/c --opponents random,always-call --heatmap t.png
     python evaluate.py runs/cfr_kuhn --strategy
     python evaluate.py runs/nfsp_holdem --strategy-chart chart.png --history call
+    python evaluate.py runs/nfsp_holdem runs/nfsp_plt_holdem --hands 100000 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -22,7 +24,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
 from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
-from pokerzoo.training.cli import add_debug_flag, run_cli
+from pokerzoo.training.cli import add_debug_flag, add_worker_flags, executor_from_flags, run_cli
 from pokerzoo.training.reports import (
     SavedRun,
     parse_forced,
@@ -79,14 +81,18 @@ def parser() -> argparse.ArgumentParser:
                         "ending .phhs), other games in a plain-text log (e.g. hands.txt); where "
                         "pairings are exact (Kuhn, Leduc) --hands hands per pairing are played "
                         "for the log")
+    add_worker_flags(p)
     add_debug_flag(p)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    args.executor = executor_from_flags(args.workers, args.ray_address)
     if args.hand_history is None:
         return evaluate(args)
+    if args.executor is not None and args.executor.workers > 1:
+        raise ConfigError("--hand-history records the hands in this process: use --workers 1")
     from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
 
     game = SavedRun.open(args.runs[0]).game  # a format that cannot hold it fails now
@@ -113,7 +119,18 @@ def evaluate(args: argparse.Namespace) -> int:
                                       args.history, seed=args.seed)
         print(json.dumps(shown, indent=2) if args.json else text)
         return 0
-    results, tournament, forced_table = score_runs(runs, args)
+    if on_sampled_environments(runs):
+        results, tournament, forced_table = score_in_own_environments(runs), None, ""
+    else:
+        results, tournament, forced_table = score_runs(runs, args)
+    executor = getattr(args, "executor", None)
+    if executor is not None:
+        results_note = f"{executor.workers} workers: {executor.stats.summary()}"
+        if args.json:
+            results["distributed"] = {"workers": executor.workers,
+                                      **dataclasses.asdict(executor.stats)}
+        else:
+            print(results_note, file=sys.stderr)
     if args.plot:
         results_path = plot_curves(runs, args.plot)
         if not args.json:
@@ -140,6 +157,9 @@ def evaluate(args: argparse.Namespace) -> int:
                       f"{r['game']} does not fit)")
         if len(runs) > 1:
             print(f"no tournament: {next(iter(results.values()))['note']}")
+        summary = environment_summary(results)
+        if summary:
+            print(summary)
     for label, r in results.items():
         if "total_exploitability_mbb" in r:
             per = ", ".join(f"{v:.3f}" for v in r["total_exploitability_per_player_mbb"])
@@ -149,6 +169,58 @@ def evaluate(args: argparse.Namespace) -> int:
     if args.forced:
         print(forced_table)
     return 0
+
+
+def on_sampled_environments(runs: list[SavedRun]) -> bool:
+    """Whether ``runs`` are on different sampled environments of one unknown game (the
+    papers' experiments: 10-20 environments per game, each agent run in each)."""
+    from pokerzoo.games.unknown.game import UnknownPokerGame
+
+    return (
+        len({repr(r.game) for r in runs}) > 1
+        and all(isinstance(r.game, UnknownPokerGame) for r in runs)
+        and len({(r.game.name, repr(r.game.params().get("base"))) for r in runs}) == 1
+    )
+
+
+def score_in_own_environments(runs: list[SavedRun]) -> dict[str, dict]:
+    """Each run scored exactly in its own environment's d* (no tournament: the runs played
+    different environments)."""
+    from pokerzoo.evaluation.exact import nash_conv
+    from pokerzoo.evaluation.unknown import evaluation_tree
+
+    results: dict[str, dict] = {}
+    for run in runs:
+        tree = evaluation_tree(run.game)
+        policy = run.tabular_policy()
+        if policy is None:
+            raise ConfigError(f"{run.folder} holds no tabular policy to score in d*")
+        conv = nash_conv(tree, policy)
+        results[run.label] = {
+            "agent": run.config.get("agent"), "game": repr(run.game), "nash_conv": conv,
+            "exploitability": conv / tree.num_players,
+            "exploitability_mbb_per_game": 1000.0 * conv / tree.num_players / run.game.chip_unit,
+            "note": "the runs played different sampled environments: each is scored in its own",
+        }
+    return results
+
+
+def environment_summary(results: dict[str, dict]) -> str:
+    """Mean and spread of NashConv per agent over sampled environments ("" for one run
+    each)."""
+    import math
+
+    by_agent: dict[str, list[float]] = {}
+    for r in results.values():
+        if "nash_conv" in r and "sampled environments" in r.get("note", ""):
+            by_agent.setdefault(str(r["agent"]), []).append(float(r["nash_conv"]))
+    lines = []
+    for agent, values in by_agent.items():
+        logs = [math.log10(max(v, 1e-12)) for v in values]
+        lines.append(f"{agent}: NashConv in d* over {len(values)} environments: mean "
+                     f"{sum(values) / len(values):.4g}, log10 mean {sum(logs) / len(logs):.3f} "
+                     f"(min {min(logs):.3f}, max {max(logs):.3f})")
+    return "\n".join(lines)
 
 
 def score_runs(
@@ -170,11 +242,12 @@ def score_runs(
         opponents = builtin_entrants(parse_opponents(args.opponents), game, labels)
         tournament = run_tournament(
             game, entrants + opponents, tree=tree, num_deals=max(2, args.hands // 2),
-            seed=args.seed, lbr_deals=args.lbr_deals,
+            seed=args.seed, lbr_deals=args.lbr_deals, executor=getattr(args, "executor", None),
         )
         scores = list(tournament.scores[: len(entrants)])
     else:
-        scores = score_entrants(game, entrants, tree=tree)
+        scores = score_entrants(game, entrants, tree=tree,
+                                executor=getattr(args, "executor", None))
     results: dict[str, dict] = {}
     for i, (entrant, score) in enumerate(zip(entrants, scores)):
         r = results[entrant.name] = {"agent": entrant.info.get("agent"), "game": repr(game)}

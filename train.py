@@ -9,6 +9,7 @@ Examples:
     python train.py --agent cfr+ --game leduc_holdem --game-param num_ranks=5 --seconds 60
     python train.py --agent nfsp --game limit_holdem --seconds 60 --out runs/nfsp_holdem
     python train.py --config configs/leduc_cfr_plus.toml   # an example config shipped here
+    python train.py --agent nfsp --game kuhn_poker --episodes 200000 --workers 2
     python train.py --list
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.games.registry import registered_games
-from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
+from pokerzoo.training.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
 from pokerzoo.training.run import DEFAULT_UNITS, RunConfig, default_budget, train
 
 
@@ -72,6 +73,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="skip TensorBoard logs")
     p.add_argument("--list", action="store_true", help="list agents and games, then exit")
+    add_worker_flags(p)
     add_debug_flag(p)
     return p
 
@@ -95,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "eval_every": args.eval_every,
         "checkpoint_every": args.checkpoint_every,
         "out": args.out,
+        "workers": args.workers,
+        "ray_address": args.ray_address,
     }
     if args.game_param:
         flags["game_params"] = parse_assignments(args.game_param, "--game-param")
@@ -119,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"(NashConv {summary['nash_conv']:.6g})")
     if "bb_per_100_vs_random" in summary:
         print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")
+    if "distributed" in summary:
+        print(f"{summary['workers']} workers: {summary['distributed']}")
     print(f"run folder: {config.out}")
     return 0
 

@@ -72,6 +72,14 @@ class WorkerPool(Protocol):
         """``worker[i].method(*args[i])`` on every worker at once; results in worker order."""
         ...
 
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> Any:
+        """Start ``call`` and return at once (one call in flight per pool); ``gather`` it."""
+        ...
+
+    def gather(self, handle: Any) -> list[Any]:
+        """The results of a ``submit``, in worker order."""
+        ...
+
     def state_dicts(self) -> list[Any]:
         """Each worker's state after its last accepted call (for checkpoints)."""
         ...
@@ -142,6 +150,12 @@ class LocalPool:
         results = [getattr(w, method)(*a) for w, a in zip(self.workers, args)]
         self.stats.calls += 1
         return results
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        return self.call(method, args)  # here the work is done at once
+
+    def gather(self, handle: list[Any]) -> list[Any]:
+        return handle
 
     def state_dicts(self) -> list[Any]:
         return [w.state_dict() for w in self.workers]

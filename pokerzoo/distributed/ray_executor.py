@@ -11,6 +11,7 @@ last accepted call, so the repeated call does exactly what the lost one would ha
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pokerzoo.distributed import require_ray
@@ -32,14 +33,15 @@ class _PoolActor:
     def __init__(self, factory: Callable[[int], Any], index: int) -> None:
         self.worker = factory(index)
 
-    def run(self, method: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+    # Arguments come unpacked, so that Ray resolves the object references among them.
+    def run(self, method: str, *args: Any) -> tuple[Any, Any]:
         result = getattr(self.worker, method)(*args)
         return result, self.worker.state_dict()
 
-    def restore_and_run(self, state: Any, method: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+    def restore_and_run(self, state: Any, method: str, *args: Any) -> tuple[Any, Any]:
         if state is not None:
             self.worker.load_state_dict(state)
-        return self.run(method, args)
+        return self.run(method, *args)
 
     def load_state_dict(self, state: Any) -> None:
         self.worker.load_state_dict(state)
@@ -85,7 +87,11 @@ class RayExecutor:
         self.stats = ExecutorStats()
         # Retries are ours (not Ray's), so that they are counted and capped in one place.
         self._task = ray.remote(num_cpus=1, max_retries=0)(_run_job)
-        self._actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(_PoolActor)
+        # Pool workers reserve no CPU (as Ray's actors by default): a reservation would be
+        # held for the pool's life, and jobs (a training run's evaluation matches) waiting for
+        # those CPUs would wait forever. SPREAD puts them on different nodes of a cluster.
+        self._actor = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0,
+                                 scheduling_strategy="SPREAD")(_PoolActor)
 
     def __repr__(self) -> str:
         return f"RayExecutor(workers={self.workers})"
@@ -135,6 +141,13 @@ class RayExecutor:
         return RayPool(self, factory, check_workers(n))
 
 
+@dataclass(frozen=True)
+class _Submitted:
+    method: str
+    args: list[tuple[Any, ...]]
+    refs: list[Any]
+
+
 class RayPool:
     """Worker pool on Ray actors (``RayExecutor.pool``); see the module docstring."""
 
@@ -149,11 +162,27 @@ class RayPool:
 
     def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
         """``worker[i].method(*args[i])`` on every worker; results in worker order."""
+        return self.gather(self.submit(method, args))
+
+    def submit(self, method: str, args: Sequence[tuple[Any, ...]]) -> _Submitted:
+        """Start a call on every worker; ``gather`` waits for it."""
         check_pool_args(self.size, args)
+        ray = self.executor._ray
+        # Arguments shared by every worker (the same object: a round's weights) are put in
+        # the object store once.
+        puts: dict[int, Any] = {}
+        sent = []
+        for a in args:
+            sent.append(tuple(puts.setdefault(id(x), ray.put(x)) for x in a))
+        refs = [w.run.remote(method, *x) for w, x in zip(self.actors, sent)]
+        return _Submitted(method, sent, refs)
+
+    def gather(self, handle: _Submitted) -> list[Any]:
+        """The results of ``handle``; a worker that died is restarted, restored to its state
+        after its last accepted call, and the call repeated."""
         ray, ex = self.executor._ray, self.executor
-        refs = [a.run.remote(method, tuple(x)) for a, x in zip(self.actors, args)]
         results: list[Any] = [None] * self.size
-        for i, ref in enumerate(refs):
+        for i, ref in enumerate(handle.refs):
             attempts = 0
             while True:
                 try:
@@ -163,14 +192,13 @@ class RayPool:
                     attempts += 1
                     if attempts > ex.max_retries:
                         raise WorkerLostError(
-                            f"pool worker {i} died {attempts} times during {method}(); "
+                            f"pool worker {i} died {attempts} times during {handle.method}(); "
                             f"max_retries is {ex.max_retries}"
                         ) from exc
                     ex.stats.restarts += 1
-                    # Ray restarts the actor (its constructor runs again); bring it back to
-                    # its state after the last accepted call and repeat this one.
+                    # Ray restarts the actor (its constructor runs again).
                     ref = self.actors[i].restore_and_run.remote(
-                        self.states[i], method, tuple(args[i])
+                        self.states[i], handle.method, *handle.args[i]
                     )
                 except ray.exceptions.RayTaskError as exc:
                     raise _cause(exc) from None

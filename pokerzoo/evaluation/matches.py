@@ -7,19 +7,24 @@ from typing import Any
 from pokerzoo.evaluation.arguments import count_arg
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import Game
+from pokerzoo.parallel import Executor
 from pokerzoo.policy import UniformRandomPolicy
 
 
-def versus_random(game: Game, policy: Any, hands: int, seed: int = 0) -> dict[str, float]:
+def versus_random(
+    game: Game, policy: Any, hands: int, seed: int = 0, executor: Executor | None = None
+) -> dict[str, float]:
     """``policy`` (a state policy, or an agent: its ``policy()`` plays) against uniform-random
-    opponents in every other seat, duplicate dealing.
+    opponents in every other seat, duplicate dealing (deals split over ``executor``'s workers,
+    if given: the same numbers).
 
     Returns:
         ``bb_per_100`` of ``policy`` with its 95% half-width ``ci95`` and the ``hands`` played.
     """
     n = game.num_players
     deals = max(1, count_arg(hands, "hands") // n)
-    result = head_to_head(game, [policy] + [UniformRandomPolicy()] * (n - 1), deals, seed=seed)
+    result = head_to_head(game, [policy] + [UniformRandomPolicy()] * (n - 1), deals, seed=seed,
+                          executor=executor)
     return {
         "bb_per_100": float(result.bb_per_100[0]),
         "ci95": float(result.bb_per_100_ci[0]),

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pokerzoo.errors import ConfigError, PokerzooError
+from pokerzoo.parallel import check_workers
 
 
 def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
@@ -33,6 +34,33 @@ def add_debug_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--debug", action="store_true", help="show the full traceback of an error"
     )
+
+
+def add_worker_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--workers`` and ``--ray-address`` (``pokerzoo.distributed``) to ``parser``."""
+    parser.add_argument(
+        "--workers", type=int, default=None,
+        help="worker processes (default 1: everything in this process, no Ray); more needs "
+             'Ray: pip install "pokerzoo[ray]". Results are the same to the chip for any '
+             "number of workers (evaluation) or reproducible for a fixed number (learning)",
+    )
+    parser.add_argument(
+        "--ray-address", default=None, metavar="ADDR",
+        help="join a running Ray cluster ('auto', host:6379 or ray://host:10001; see the "
+             "README's cluster recipe); default workers: the cluster's CPUs",
+    )
+
+
+def executor_from_flags(workers: int | None, address: str | None) -> Any:
+    """The ``pokerzoo.parallel.Executor`` that ``--workers``/``--ray-address`` ask for, or
+    ``None`` for one worker in this process (Ray is then never imported)."""
+    if workers is not None:
+        check_workers(workers, "--workers")
+    if address is None and workers in (None, 1):
+        return None
+    from pokerzoo.distributed import executor_for
+
+    return executor_for(workers, address)
 
 
 def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:

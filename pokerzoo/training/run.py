@@ -10,6 +10,7 @@ with ``weights_only``), so a run folder from anywhere cannot run code.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import os
 import tempfile
@@ -30,12 +31,14 @@ from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.games.unknown import AgentGameView, agent_facing
 from pokerzoo.games.unknown.priors import Prior
+from pokerzoo.parallel import Executor, check_workers
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
     ExploitabilityCallback,
     MetricCallback,
     MetricsLogger,
 )
+from pokerzoo.training.cli import executor_from_flags
 from pokerzoo.training.loop import Budget, Callback, Trainer
 from pokerzoo.tree.game_tree import GameTree
 
@@ -70,6 +73,11 @@ class RunConfig:
     """Units between checkpoints (default: with each evaluation)."""
     out: str = "runs/default"
     tensorboard: bool = True
+    workers: int | None = None
+    """Worker processes (``--workers``): rollout workers of self-play learners, traversal
+    workers of Deep CFR, evaluation workers of matches; 1 (default) runs all here, no Ray."""
+    ray_address: str | None = None
+    """A Ray cluster to join (``--ray-address``); default workers: the cluster's CPUs."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int):
@@ -163,7 +171,8 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         game if config.agent_params.get("oracle")
         else agent_facing(game, interactive=spec.units in SAMPLING_UNITS)
     )
-    agent = _make_agent(config, learner, spec.units)
+    executor = _executor(config)
+    agent = _make_agent(config, learner, spec.units, executor)
     resumed = _prepare_folder(out, config, agent)
 
     period = config.eval_every or max(1, (units or 20_000) // 20)
@@ -172,7 +181,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     if tree is not None:
         callbacks.append(ExploitabilityCallback(tree, period))
     else:
-        callbacks.append(MetricCallback(_match_metric(game, config), period))
+        callbacks.append(MetricCallback(_match_metric(game, config, executor), period))
     callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
     callbacks.append(CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period))
     # A seconds budget with default periods: evaluations may take at most a quarter of it
@@ -180,7 +189,12 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     default_periods = config.eval_every is None and config.checkpoint_every is None
     share = 0.25 if config.seconds is not None and default_periods else None
     trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share)
-    trainer.run()
+    try:
+        trainer.run()
+    finally:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()  # release rollout workers
 
     summary: dict[str, Any] = {
         "agent": config.agent,
@@ -194,6 +208,8 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         "iterations_done": agent.iteration,
         "seconds_this_run": round(trainer.elapsed, 3),
         "resumed": resumed,
+        **({"workers": executor.workers, "distributed": executor.stats.summary()}
+           if executor is not None else {}),
         **trainer.metrics,
     }
     if tree is not None:  # what evaluate.py scores: agent.policy() on the game's tree
@@ -208,11 +224,30 @@ def tree_free_agents() -> list[str]:
     return sorted(name for name, spec in registered_agents().items() if spec.units == "episodes")
 
 
-def _make_agent(config: RunConfig, learner: Game, units: str) -> Agent:
+def _executor(config: RunConfig) -> Executor | None:
+    """The run's executor (``None``: one worker, here); agents without workers refuse more."""
+    if config.workers is not None:
+        check_workers(config.workers, "--workers")
+    wants = not (config.ray_address is None and config.workers in (None, 1))
+    if wants and "executor" not in inspect.signature(agent_spec(config.agent).factory).parameters:
+        able = sorted(n for n, s in registered_agents().items()
+                      if "executor" in inspect.signature(s.factory).parameters)
+        raise ConfigError(f"agent {config.agent!r} runs in one process; --workers and "
+                          f"--ray-address apply to {', '.join(able)}")
+    return executor_from_flags(config.workers, config.ray_address)
+
+
+def _make_agent(
+    config: RunConfig, learner: Game, units: str, executor: Executor | None = None
+) -> Agent:
     """Build the run's agent; a tree-based agent on a game whose tree cannot be built fails
     at once (the size is estimated before anything is built) naming the agents that can."""
+    extra: dict[str, Any] = (
+        {"workers": executor.workers, "executor": executor} if executor is not None else {}
+    )
     try:
-        return make_agent(config.agent, learner, seed=config.seed, **config.agent_params)
+        return make_agent(config.agent, learner, seed=config.seed, **config.agent_params,
+                          **extra)
     except TreeTooLargeError as exc:
         raise TreeTooLargeError(
             f"agent {config.agent!r} needs the compiled tree of {config.game!r}, which does not "
@@ -222,11 +257,12 @@ def _make_agent(config: RunConfig, learner: Game, units: str) -> Agent:
         ) from exc
 
 
-def _match_metric(game: Game, config: RunConfig):
+def _match_metric(game: Game, config: RunConfig, executor: Executor | None = None):
     from pokerzoo.evaluation.matches import versus_random
 
     def metric(agent: Agent) -> dict[str, float]:
-        result = versus_random(game, agent.policy(), config.eval_hands, config.seed)
+        result = versus_random(game, agent.policy(), config.eval_hands, config.seed,
+                               executor=executor)
         return {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
 
     return metric

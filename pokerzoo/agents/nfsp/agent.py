@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -33,7 +34,8 @@ import torch
 
 from pokerzoo.agents.base import Agent, check_units
 from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
-from pokerzoo.agents.nfsp.learner import PlayerLearner
+from pokerzoo.agents.nfsp.learner import PlayerLearner, policy_probs
+from pokerzoo.agents.nfsp.rollout import ingest, learner_weights, make_worker
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
 from pokerzoo.config import from_mapping
 from pokerzoo.entry_points import unknown_name
@@ -41,6 +43,7 @@ from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.games.base import Game, State
+from pokerzoo.parallel import Executor, InProcess, WorkerPool, check_workers
 from pokerzoo.policy import CallablePolicy
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -57,6 +60,11 @@ class NFSP(Agent):
         config: hyperparameters; keyword ``overrides`` replace fields.
         seed: seeds networks, buffers, the env and every random choice.
         tree: a compiled tree of ``game`` for ``average_policy()`` (built on first use).
+        workers: rollout workers (``agents.nfsp.rollout``): 1 plays and learns here, step by
+            step; N > 1 plays ``num_envs`` hands on each of N workers per round and learns
+            here from what they send (reproducible for a fixed N).
+        executor: where the workers run (a ``pokerzoo.parallel.Executor``, e.g.
+            ``pokerzoo.distributed.connect()``; default: in this process, one after another).
     """
 
     name: str = "nfsp"
@@ -67,10 +75,22 @@ class NFSP(Agent):
         config: NFSPConfig | None = None,
         seed: int = 0,
         tree: GameTree | None = None,
+        *,
+        workers: int = 1,
+        executor: Executor | None = None,
         **overrides: Any,
     ) -> None:
         base = config if config is not None else NFSPConfig()
         self.config = base.with_params(**overrides) if overrides else base
+        self.workers = check_workers(workers)
+        if self.workers > 1 and self.config.best_response_kind == "uct":
+            raise ConfigError("rollout workers play the DQN best response; the UCT best "
+                              "response searches in this process: use workers=1")
+        self.executor: Executor = executor if executor is not None else InProcess(self.workers)
+        self._pool: WorkerPool | None = None
+        self._inflight: Any = None
+        self._pending: list[Any] | None = None
+        self._restore: dict[str, Any] | None = None
         self.game = game
         self.seed = seed
         self.num_players = game.num_players
@@ -121,6 +141,9 @@ class NFSP(Agent):
         n = check_units(n)
         if n == 0:
             return
+        if self.workers > 1:
+            self._iterate_rounds(self._iteration + n)
+            return
         if not self._started:
             self.selfplay.restart(int(self.rng.integers(2**31)))
             self._started = True
@@ -128,6 +151,55 @@ class NFSP(Agent):
         with _threads(1):
             while self._iteration < target:
                 self._iteration += self.selfplay.step(self.epsilon)
+
+    def _iterate_rounds(self, target: int) -> None:
+        """Rounds of the rollout workers until ``target`` hands have finished: each round's
+        batches are learned from while the workers already play the next round."""
+        pool = self._rollout_pool()
+        with _threads(1):
+            while self._iteration < target:
+                if self._pending is None:
+                    self._pending = (pool.gather(self._inflight) if self._inflight is not None
+                                     else pool.call("run", self._round_args()))
+                    self._inflight = None
+                batches, self._pending = self._pending, None
+                self._inflight = pool.submit("run", self._round_args())
+                self._iteration += ingest(self.learners, batches)
+
+    def _rollout_pool(self) -> WorkerPool:
+        if self._pool is None:
+            self._pool = self.executor.pool(
+                functools.partial(make_worker, self.game, self.config, self.seed), self.workers
+            )
+            if self._restore is not None:
+                self._pool.load_state_dicts(self._restore["states"])
+                self._pending = self._restore["pending"]
+                self._restore = None
+        return self._pool
+
+    def _round_args(self) -> list[tuple[Any, ...]]:
+        args = (learner_weights(self.learners), self.config.rollout_steps, self.epsilon)
+        return [args] * self.workers  # one object: sent to the object store once
+
+    def _rollout_state(self) -> dict[str, Any] | None:
+        """The workers' hands in flight and the round gathered but not yet learned from (a
+        round in flight is gathered first: it plays the same wherever it is collected)."""
+        if self._pool is None:
+            return self._restore
+        if self._inflight is not None:
+            self._pending = self._pool.gather(self._inflight)
+            self._inflight = None
+        return {"workers": self.workers, "states": self._pool.state_dicts(),
+                "pending": self._pending}
+
+    def close(self) -> None:
+        """Release the rollout workers (they are rebuilt, from the hands in flight, on the next
+        ``iterate``)."""
+        if self._pool is not None:
+            self._restore = self._rollout_state()
+            self._pool.close()
+            self._pool = None
+            self._pending = None
 
     # Policies ----------------------------------------------------------------------------------
 
@@ -207,6 +279,7 @@ class NFSP(Agent):
             "selfplay": self.selfplay.state_dict() if self._started else None,
             "env": self.env.state_dict() if self._started else None,
             "uct": self._uct.state_dict() if self._uct is not None else None,
+            "rollout": self._rollout_state() if self.workers > 1 else None,
         }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
@@ -228,6 +301,13 @@ class NFSP(Agent):
         if len(state["learners"]) != self.num_players:
             raise CheckpointError(f"checkpoint has {len(state['learners'])} seats, "
                                   f"the game has {self.num_players}")
+        rollout = state.get("rollout")
+        saved_workers = rollout["workers"] if rollout is not None else 1
+        if saved_workers != self.workers and (rollout is not None or state["started"]):
+            raise CheckpointError(
+                f"checkpoint was written with {saved_workers} rollout worker(s) and hands in "
+                f"flight; resume it with workers={saved_workers} (--workers {saved_workers})"
+            )
         for learner, learner_state in zip(self.learners, state["learners"]):
             learner.load_state_dict(learner_state)
         self.rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
@@ -238,12 +318,16 @@ class NFSP(Agent):
             self.selfplay.load_state_dict(state["selfplay"])
         if self._uct is not None:
             self._uct.load_state_dict(state["uct"])
+        if self.workers > 1:
+            self.close()
+            self._restore = None if rollout is None else dict(rollout)
+            self._inflight = self._pending = None
 
 
 class NetworkPolicy:
     """An NFSP agent's average policy as a state policy: ``action_probabilities(state)``."""
 
-    def __init__(self, agent: NFSP) -> None:
+    def __init__(self, agent: NFSP | AverageNetworks) -> None:
         self.agent = agent
 
     def tabular(self, tree: GameTree) -> TabularPolicy:
@@ -260,6 +344,36 @@ class NetworkPolicy:
         obs = state.information_state_tensor(p)
         row = self.agent.average_probs(p, obs, state.legal_actions_mask())[0]
         return {a: float(row[a]) for a in state.legal_actions()}
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Sent to evaluation workers (Ray's transport): only the average-policy networks
+        # travel, not the agent's replay buffers and optimisers.
+        if isinstance(self.agent, AverageNetworks):
+            return (NetworkPolicy, (self.agent,))
+        nets = [copy.deepcopy(learner.avg) for learner in self.agent.learners]
+        return (NetworkPolicy, (AverageNetworks(self.agent.game, nets),))
+
+
+class AverageNetworks:
+    """The average-policy networks of an NFSP agent, all its ``NetworkPolicy`` needs."""
+
+    def __init__(self, game: Game, nets: Sequence[torch.nn.Module]) -> None:
+        self.game = game
+        self.nets = nets
+        self.obs_size = int(np.prod(game.information_state_shape))
+        self.num_actions = game.num_distinct_actions
+
+    def average_probs(self, player: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """As ``NFSP.average_probs``."""
+        return policy_probs(
+            self.nets[player],
+            np.asarray(obs, dtype=np.float32).reshape(-1, self.obs_size),
+            np.asarray(mask).reshape(-1, self.num_actions),
+        )
+
+    def average_policy(self) -> None:
+        """No table here (``NetworkPolicy.tabular`` then asks state by state)."""
+        return None
 
 
 def _seat(game: Game, obs: np.ndarray, info: Mapping[str, Any] | None) -> int:
@@ -303,12 +417,20 @@ class _threads:
         torch.set_num_threads(self.saved)
 
 
-def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> NFSP:
+def make_preset(
+    preset: str,
+    game: Game,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    executor: Executor | None = None,
+    **params: Any,
+) -> NFSP:
     """The registry's agent ``preset`` (a key of ``PRESETS``), ``params`` overriding its
-    config fields."""
+    config fields; ``workers``/``executor`` as ``NFSP`` takes them."""
     if preset not in PRESETS:
         raise unknown_name("NFSP preset", preset, PRESETS)
     config = NFSPConfig.from_params(**PRESETS[preset]).with_params(**params)
-    agent = NFSP(game, config, seed=seed)
+    agent = NFSP(game, config, seed=seed, workers=workers, executor=executor)
     agent.name = preset
     return agent

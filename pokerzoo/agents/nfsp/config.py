@@ -140,7 +140,12 @@ class NFSPConfig:
     """Rewards are multiplied by this before learning; ``None``: 1 / the game's chip unit (the
     big blind where the game has blinds, so Q targets stay O(1..100) on hold'em, else 1)."""
     num_envs: int = 256
-    """Hands played at once by the batched env (ours: amortises network calls)."""
+    """Hands played at once by the batched env (ours: amortises network calls); with rollout
+    workers, by each worker's env."""
+    rollout_steps: int = 8
+    """With rollout workers (``NFSP(..., workers=N)``): env steps each worker plays per round
+    with the weights it was sent (ours: long enough to amortise a round trip, short enough
+    that the workers' networks lag the learner's by little)."""
     replay: ReplayConfig = field(default_factory=ReplayConfig)
     """The memories and the learning clock."""
     prioritized: PrioritizedReplayConfig | None = None
@@ -164,6 +169,7 @@ class NFSPConfig:
         check(self.reward_scale is None or self.reward_scale > 0.0, "reward_scale",
               "> 0 or None", self.reward_scale)
         check(self.num_envs >= 1, "num_envs", ">= 1", self.num_envs)
+        check(self.rollout_steps >= 1, "rollout_steps", ">= 1", self.rollout_steps)
 
     @property
     def replay_kind(self) -> str:

@@ -43,7 +43,23 @@ class RLUpdate(NamedTuple):
     """Gradient steps taken on the batch."""
 
 
-class PlayerLearner:
+class ActingNetworks:
+    """How a seat acts: its Q-network ``q`` and average-policy network ``avg`` on batches."""
+
+    q: torch.nn.Module
+    avg: torch.nn.Module
+
+    @torch.inference_mode()
+    def q_values(self, obs: np.ndarray) -> np.ndarray:
+        """Q-values ``[n, num_actions]`` of a batch of observations."""
+        return self.q(torch.as_tensor(obs)).numpy()
+
+    def average_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The average policy's probabilities over legal actions, ``[n, num_actions]``."""
+        return policy_probs(self.avg, obs, mask)
+
+
+class PlayerLearner(ActingNetworks):
     """The networks, optimisers, buffers and counters of one seat.
 
     Args:
@@ -82,19 +98,6 @@ class PlayerLearner:
         self.last_learning_times = 0
         self.rl_loss = float("nan")
         self.sl_loss = float("nan")
-
-    # Acting ------------------------------------------------------------------------------------
-
-    @torch.inference_mode()
-    def q_values(self, obs: np.ndarray) -> np.ndarray:
-        """Q-values ``[n, num_actions]`` of a batch of observations."""
-        return self.q(torch.as_tensor(obs)).numpy()
-
-    @torch.inference_mode()
-    def average_probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The average policy's probabilities over legal actions, ``[n, num_actions]``."""
-        m = torch.as_tensor(mask)
-        return torch.exp(masked_log_softmax(self.avg(torch.as_tensor(obs)), m)).mul_(m > 0).numpy()
 
     # Storing -------------------------------------------------------------------------------------
 
@@ -242,6 +245,13 @@ def _optimizer(name: str, net: torch.nn.Module, lr: float) -> torch.optim.Optimi
         # The fused kernel saves a good part of the per-step overhead of tiny networks.
         return torch.optim.Adam(net.parameters(), lr=lr, fused=True)
     return torch.optim.SGD(net.parameters(), lr=lr)
+
+
+@torch.inference_mode()
+def policy_probs(net: torch.nn.Module, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A policy network's probabilities over the legal actions of a batch, ``[n, actions]``."""
+    m = torch.as_tensor(mask)
+    return torch.exp(masked_log_softmax(net(torch.as_tensor(obs)), m)).mul_(m > 0).numpy()
 
 
 def greedy_actions(q_values: np.ndarray, mask: np.ndarray) -> np.ndarray:
