@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import table  # noqa: E402
+from common import table
 
 GAMES = {
     "kuhn": ("unknown_kuhn_poker", None),
@@ -160,27 +160,20 @@ def _agent_order(agent: str) -> int:
 
 
 def plot(records: list[dict[str, Any]], path: Path, game: str) -> None:
-    """Mean log10 NashConv per agent with a band over environments (min to max)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    """Geometric-mean NashConv per agent with a band over environments (min to max)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    from pokerzoo.training.reports import draw_spread
+
+    groups: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for agent in sorted({r["agent"] for r in records}, key=_agent_order):
-        runs = [np.asarray(r["curve"]) for r in records if r["agent"] == agent]
-        length = min(len(c) for c in runs)
-        x = runs[0][:length, 0]
-        y = np.stack([c[:length, 1] for c in runs])
-        (line,) = ax.plot(x, 10 ** np.log10(y).mean(axis=0), label=f"{agent} ({len(runs)})")
-        ax.fill_between(x, y.min(axis=0), y.max(axis=0), color=line.get_color(), alpha=0.15)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("interaction episodes")
-    ax.set_ylabel("NashConv in d* (geometric mean, band: min-max over environments)")
-    ax.set_title(f"unknown {game}, PSRLCFR prior")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+        for r in records:
+            if r["agent"] == agent:
+                curve = np.asarray(r["curve"])
+                groups.setdefault(agent, []).append((curve[:, 0], curve[:, 1]))
+    fig = draw_spread(groups, "NashConv in d* (geometric mean; band: min-max over "
+                      "environments)", "interaction episodes")
+    fig.axes[0].set_title(f"unknown {game}, PSRLCFR prior")
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 

@@ -18,6 +18,7 @@ from pokerzoo.evaluation.exact import (
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
+from pokerzoo.games.unknown.game import UnknownGameBase
 from pokerzoo.training.callbacks import read_metrics
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -185,17 +186,87 @@ def plot_curves(runs: list[SavedRun], path: str | Path, metric: str | None = Non
     return path
 
 
+def spread_groups(runs: list[SavedRun]) -> dict[str, list[SavedRun]] | None:
+    """Runs of one agent on sampled environments of one unknown game (or on several seeds),
+    grouped by agent, when every agent has more than one run; ``None`` otherwise."""
+    groups: dict[str, list[SavedRun]] = {}
+    for run in runs:
+        groups.setdefault(f"{run.config.get('agent')} on {run.game.name}", []).append(run)
+    return groups if all(len(g) > 1 for g in groups.values()) else None
+
+
+def draw_spread(
+    groups: dict[str, list[tuple[np.ndarray, np.ndarray]]], ylabel: str, xlabel: str,
+    log_y: bool = True,
+) -> Any:
+    """One curve per group: the geometric mean (arithmetic if ``log_y`` is false) of its runs'
+    ``(x, y)`` curves over the x values they share, in a shaded band from the lowest to the
+    highest run (the papers' spread over sampled environments)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for (label, curves), (colour, style) in zip(groups.items(), curve_styles(len(groups))):
+        shared = curves[0][0]
+        for x, _ in curves[1:]:
+            shared = np.intersect1d(shared, x)
+        shared = shared[shared > 0]
+        y = np.stack([np.interp(shared, x, v) for x, v in curves])
+        if log_y:
+            y = np.maximum(y, 1e-12)
+            centre = 10 ** np.log10(y).mean(axis=0)
+        else:
+            centre = y.mean(axis=0)
+        ax.plot(shared, centre, color=colour, linestyle=style, label=f"{label} ({len(curves)})")
+        ax.fill_between(shared, y.min(axis=0), y.max(axis=0), color=colour, alpha=0.15)
+    ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small")
+    return fig
+
+
 def draw_curves(runs: list[SavedRun], metric: str | None = None) -> Any:
     """A matplotlib figure of ``metric`` against each run's units.
 
     The x axis names the agents' units (iterations, episodes or rounds; runs counting
     different units say so). More than ten curves get colours from a larger colormap and
-    cycling line styles; the legend sits outside the axes so it hides no curve.
+    cycling line styles; the legend sits outside the axes so it hides no curve. When every
+    agent has several runs (sampled environments of an unknown game, or seeds), each agent
+    gets one curve with a shaded spread instead (``draw_spread``); for unknown games the
+    default metric is then NashConv in d*, as the VCFR and PSRLCFR papers plot it.
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    groups = spread_groups(runs)
+    if groups is not None:
+        unknown = all(isinstance(r.game, UnknownGameBase) for r in runs)
+        if metric is None and unknown and all(
+            "nash_conv" in read_metrics(r.folder) for r in runs
+        ):
+            metric = "nash_conv"
+        metric = metric or curve_metric(runs)
+        label, log_y = CURVE_METRICS.get(metric, (metric, True))
+        if metric == "nash_conv" and unknown:
+            label = "NashConv in d* (geometric mean; band: min-max over runs)"
+        curves: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+        for name, members in groups.items():
+            for run in members:
+                columns = read_metrics(run.folder)
+                if metric not in columns:
+                    raise ConfigError(f"{run.folder} logged no {metric!r} (it has "
+                                      f"{sorted(columns)})")
+                x = np.asarray(columns["iteration"][-len(columns[metric]):], dtype=float)
+                curves.setdefault(name, []).append((x, np.asarray(columns[metric], dtype=float)))
+        return draw_spread(curves, label, " / ".join(sorted({run_units(r) for r in runs})), log_y)
 
     metric = metric or curve_metric(runs)
     label, log_y = CURVE_METRICS.get(metric, (metric, True))
