@@ -89,3 +89,21 @@ def test_workers_refuse_the_uct_best_response_and_bad_counts() -> None:
     agent.iterate(100)
     assert agent._pool is None and isinstance(agent.executor, InProcess)
     assert np.isfinite(exploitability(agent.tree, agent.average_policy()))
+
+
+def test_deep_cfr_traversal_workers_are_reproducible_and_equal_in_process() -> None:
+    from pokerzoo.agents.deep.deep_cfr import DeepCFR
+
+    params = {"traversals": 40, "advantage_steps": 20, "policy_steps": 50}
+    spread = DeepCFR(KUHN, seed=1, workers=2, executor=connect(2), **params)
+    local = DeepCFR(KUHN, seed=1, workers=2, **params)
+    for agent in (spread, local):
+        agent.iterate(2)
+    np.testing.assert_array_equal(spread.current_policy().probs, local.current_policy().probs)
+    assert len(spread.strategy_memory) == len(local.strategy_memory) > 0
+    alone = DeepCFR(KUHN, seed=1, **params)
+    alone.iterate(2)
+    # One worker is the in-process path: other draws of the same traversals (the samples per
+    # traversal vary with the sampled paths).
+    a, b = len(alone.advantage_memories[0]), len(local.advantage_memories[0])
+    assert 0.5 < a / b < 2.0

@@ -35,11 +35,13 @@ import torch
 from pokerzoo.agents.base import Agent, check_units
 from pokerzoo.agents.deep import kernels as K
 from pokerzoo.agents.deep.network import CardBettingNet
+from pokerzoo.agents.deep.traversal import Samples, traversal_shares
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import Game
+from pokerzoo.parallel import Executor, check_workers
 from pokerzoo.tree import build
 from pokerzoo.tree.kernels.arrays import tree_arrays
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -125,15 +127,28 @@ class DeepCFR(Agent):
         config: a ``DeepCFRConfig``; keyword ``overrides`` replace its fields.
         seed: seed of the agent's ``numpy.random.Generator`` (traversals, initialisations and
             the memories' sampling all derive from it).
+        workers: traversal workers (``agents.deep.traversal``): 1 traverses here; N > 1 splits
+            each player's traversals into N shares, each from its own seed drawn from the
+            agent's generator, merged in share order (reproducible for a fixed N).
+        executor: where the shares run (a ``pokerzoo.parallel.Executor``; default here).
     """
 
     name: str = "deep-cfr"
 
     def __init__(
-        self, game: Game, config: DeepCFRConfig | None = None, seed: int = 0, **overrides: Any
+        self,
+        game: Game,
+        config: DeepCFRConfig | None = None,
+        seed: int = 0,
+        *,
+        workers: int = 1,
+        executor: Executor | None = None,
+        **overrides: Any,
     ) -> None:
         base = config if config is not None else DeepCFRConfig()
         self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.workers = check_workers(workers)
+        self.executor = executor
         self.game = game
         self.seed = int(seed)
         self.tree = build(game)
@@ -187,6 +202,12 @@ class DeepCFR(Agent):
         return net.to(self.device)
 
     def _traverse(self, p: int, t: int) -> None:
+        if self.workers > 1:
+            self._store_samples(p, t, traversal_shares(
+                self.executor, self._arrays, self._sigma, p, self.config.traversals,
+                self.workers, self.rng,
+            ))
+            return
         remaining = self.config.traversals
         while remaining > 0:
             done, n_r, n_s = K.external_traversals(
@@ -195,15 +216,21 @@ class DeepCFR(Agent):
             )
             remaining -= done
             r_iset, r_value, s_iset, s_value = self._samples
-            if n_r:
+            self._store_samples(p, t, [(r_iset[:n_r], r_value[:n_r], s_iset[:n_s],
+                                        s_value[:n_s])])
+
+    def _store_samples(self, p: int, t: int, parts: list[Samples]) -> None:
+        """Add traversal samples to p's regret memory and the strategy memory, in order."""
+        for r_iset, r_value, s_iset, s_value in parts:
+            if len(r_iset):
                 self.advantage_memories[p].add_batch({
-                    "iset": r_iset[:n_r], "value": r_value[:n_r].astype(np.float32),
-                    "t": np.full(n_r, t, dtype=np.float32),
+                    "iset": r_iset, "value": r_value.astype(np.float32),
+                    "t": np.full(len(r_iset), t, dtype=np.float32),
                 })
-            if n_s:
+            if len(s_iset):
                 self.strategy_memory.add_batch({
-                    "iset": s_iset[:n_s], "value": s_value[:n_s].astype(np.float32),
-                    "t": np.full(n_s, t, dtype=np.float32),
+                    "iset": s_iset, "value": s_value.astype(np.float32),
+                    "t": np.full(len(s_iset), t, dtype=np.float32),
                 })
 
     def _train(
@@ -345,10 +372,12 @@ class DeepCFR(Agent):
         self._policy_cache = None
 
 
-def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> DeepCFR:
+def make_preset(preset: str, game: Game, seed: int = 0, *, workers: int = 1,
+                executor: Executor | None = None, **params: Any) -> DeepCFR:
     """The registry's agent ``preset`` (a key of ``DEEP_CFR_PRESETS``), ``params`` overriding
-    its config fields."""
+    its config fields; ``workers``/``executor`` as ``DeepCFR`` takes them."""
     if preset not in DEEP_CFR_PRESETS:
         raise unknown_name("Deep CFR preset", preset, DEEP_CFR_PRESETS)
     base = dataclasses.asdict(DEEP_CFR_PRESETS[preset])
-    return DeepCFR(game, DeepCFRConfig.from_params(**{**base, **params}), seed=seed)
+    return DeepCFR(game, DeepCFRConfig.from_params(**{**base, **params}), seed=seed,
+                   workers=workers, executor=executor)
