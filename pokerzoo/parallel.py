@@ -45,11 +45,11 @@ class ExecutorStats:
 
     def summary(self) -> str:
         """One line for a report."""
-        line = f"{self.jobs} jobs"
+        parts = [f"{self.jobs} jobs"] if self.jobs or not self.calls else []
         if self.calls:
-            line += f", {self.calls} worker rounds"
-        lost = self.retried + self.restarts
-        if lost:
+            parts.append(f"{self.calls} worker rounds")
+        line = ", ".join(parts)
+        if self.retried or self.restarts:
             line += (f"; {self.retried} jobs re-run and {self.restarts} workers restarted after "
                      "dying, every result counted once")
         return line
