@@ -150,8 +150,10 @@ def main() -> int:
         rows.append([f"NFSP training (rollouts + learning), Kuhn, rollout_steps={steps}",
                      "episodes/s", n1, n2, n2 / n1, "-"])
     task_ms, call_ms = overheads(ray_executor, 200)
+    load = os.getloadavg()[0]
     text = "\n".join([
-        f"Machine: {os.cpu_count()} cores; wall-clock, best of {args.repeat}; "
+        f"Machine: {os.cpu_count()} cores, load average {load:.1f} at the end (other "
+        f"processes' share of the cores); wall-clock, best of {args.repeat}; "
         "1 worker runs in this process (no Ray), 2 workers are Ray processes.",
         "",
         table(["workload", "unit", "1 worker", "2 workers", "speed-up", "target"], rows),

@@ -41,7 +41,8 @@ class ExecutorStats:
     calls: int = 0
     """Rounds of worker-pool calls accepted (one result per worker each)."""
     restarts: int = 0
-    """Pool workers restarted (and restored to their last state) after dying."""
+    """Pool calls repeated on a restarted worker (restored to its last state) after the worker
+    died: at least one per death (a call reaching the worker while it restarts counts again)."""
 
     def summary(self) -> str:
         """One line for a report."""
@@ -50,8 +51,8 @@ class ExecutorStats:
             parts.append(f"{self.calls} worker rounds")
         line = ", ".join(parts)
         if self.retried or self.restarts:
-            line += (f"; {self.retried} jobs re-run and {self.restarts} workers restarted after "
-                     "dying, every result counted once")
+            line += (f"; {self.retried} jobs re-run and {self.restarts} worker calls repeated "
+                     "after a worker died, every result counted once")
         return line
 
 

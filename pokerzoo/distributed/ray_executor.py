@@ -80,8 +80,9 @@ class RayExecutor:
             if address is not None:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             else:
-                ray.init(num_cpus=num_cpus or workers, include_dashboard=False,
-                         log_to_driver=False)
+                # "local": start one here, never join a cluster found on this machine.
+                ray.init(address="local", num_cpus=num_cpus or workers,
+                         include_dashboard=False, log_to_driver=False)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = check_workers(workers) if workers is not None else max(1, cpus)
         self.stats = ExecutorStats()
@@ -131,8 +132,9 @@ class RayExecutor:
 
     def _lost_errors(self) -> tuple[type[BaseException], ...]:
         e = self._ray.exceptions
+        # ActorUnavailableError: a call that reached an actor while Ray was restarting it.
         return (e.WorkerCrashedError, e.NodeDiedError, e.ObjectLostError, e.OwnerDiedError,
-                e.RayActorError, e.LocalRayletDiedError)
+                e.RayActorError, e.ActorUnavailableError, e.LocalRayletDiedError)
 
     # Pools ------------------------------------------------------------------------------------
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import ray
+from ray import cluster_utils
 
 from pokerzoo import load_game
 from pokerzoo.distributed import connect
 from pokerzoo.evaluation.opponents import make_opponent
 from pokerzoo.evaluation.tournament import Entrant, run_tournament
-
-ray = pytest.importorskip("ray")
-cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 
 @pytest.fixture(scope="module")

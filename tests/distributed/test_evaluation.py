@@ -113,7 +113,8 @@ def test_a_killed_pool_worker_restarts_from_its_last_state(tmp_path: Path) -> No
     local = InProcess(2).pool(lambda i: Counter(i), 2)
     for x in (5, 6, 7, 8):
         assert pool.call("add", [(x,), (x,)]) == local.call("add", [(x,), (x,)])
-    assert os.path.exists(marker) and executor.stats.restarts == restarts + 1
+    # A call that reaches the actor while Ray restarts it is repeated too (counted again).
+    assert os.path.exists(marker) and executor.stats.restarts >= restarts + 1
     assert pool.state_dicts() == local.state_dicts()
     pool.close()
 
