@@ -220,8 +220,10 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
 
 def tree_free_agents() -> list[str]:
     """Agents that train without a compiled tree (they learn from sampled hands: the
-    self-play learners counting episodes), so they train on games of any size."""
-    return sorted(name for name, spec in registered_agents().items() if spec.units == "episodes")
+    self-play learners counting episodes), so they train on games of any size. The
+    unknown-environment agents count episodes too but solve models on the compiled tree."""
+    return sorted(name for name, spec in registered_agents().items()
+                  if spec.units == "episodes" and not spec.unknown_only)
 
 
 def _executor(config: RunConfig) -> Executor | None:
