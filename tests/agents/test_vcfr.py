@@ -193,3 +193,17 @@ def test_presets_are_the_papers_variants() -> None:
     assert make_preset("vdcfr", load_game("unknown_kuhn_poker")).config.solver == "dcfr"
     naive = make_preset("naive-cfr", load_game("unknown_kuhn_poker")).config
     assert naive.information_gain == "none" and naive.environment == "mean"
+
+
+def test_a_plain_output_solver_sees_the_same_models_without_the_bonus() -> None:
+    game = load_game("unknown_kuhn_poker", seed=0)
+    unbiased = make_preset("vcfr", game, seed=1, information_gain="beta", eta=0.0,
+                           output="plain")
+    unbiased.iterate(300)
+    assert unbiased.output_solver is not None
+    np.testing.assert_allclose(unbiased.output_solver.strategy_sum,  # type: ignore[union-attr]
+                               unbiased.solver.strategy_sum)  # type: ignore[union-attr]
+    biased = make_preset("vcfr", game, seed=1, information_gain="beta", eta=0.5,
+                         output="plain")
+    biased.iterate(300)
+    assert not np.allclose(biased.policy().probs, biased.normalised(biased.solver.strategy_sum))

@@ -114,6 +114,10 @@ class ModelBasedConfig:
     and eta = 0.005 only make sense on this normalised scale (a gain of 1 is a typical one)."""
     median_window: int = 10
     """Rounds of medians averaged by ``normalise_gain`` (VIME keeps the last 10)."""
+    output: str = "interaction"
+    """The output policy: the ``"interaction"`` solver's average (the paper's: it both plays
+    and is measured), or ``"plain"``: a second solver on the same models without the bonus,
+    whose average is not pulled towards informative terminals."""
     bnn: Any = field(default_factory=_bnn_config_default)
     """The BNN's ``BNNConfig`` (a mapping of its fields is accepted)."""
 
@@ -124,6 +128,7 @@ class ModelBasedConfig:
             ("environment", self.environment, ("sample", "mean")),
             ("interaction", self.interaction, ("average", "uniform")),
             ("bonus", self.bonus, ("both", "zero_sum")),
+            ("output", self.output, ("interaction", "plain")),
         ]:
             if value not in allowed:
                 raise ConfigError(f"{name} must be one of {allowed}, got {value!r}")
@@ -184,11 +189,10 @@ class ModelBasedAgent(UnknownEnvAgent):
         super().__init__(game, seed, config.episodes_per_round)
         self.config = config
         self.payoffs = ModelPayoffs(self.tree)
-        self.solver: CFRSolver | FictitiousPlaySolver
-        if config.solver == "fp":
-            self.solver = FictitiousPlaySolver(self.game, FP_PRESETS["xfp"], tree=self.tree)
-        else:
-            self.solver = CFRSolver(self.game, CFR_PRESETS[config.solver], tree=self.tree)
+        self.solver = self._new_solver()
+        """The solver of the game with information-gain rewards (its average interacts)."""
+        self.output_solver = self._new_solver() if config.output == "plain" else None
+        """With ``output="plain"``: the same solver on the same models without the bonus."""
         structure = self.view.structure
         self.gain = np.zeros(structure.num_terminals)
         """The last information gain computed for each terminal (by terminal index)."""
@@ -202,28 +206,42 @@ class ModelBasedAgent(UnknownEnvAgent):
             features = terminal_features(structure, kind=config.encoding)
             self.reward_model = BayesianRewardModel(features, config.bnn, seed=seed)
 
+    def _new_solver(self) -> CFRSolver | FictitiousPlaySolver:
+        if self.config.solver == "fp":
+            return FictitiousPlaySolver(self.game, FP_PRESETS["xfp"], tree=self.tree)
+        return CFRSolver(self.game, CFR_PRESETS[self.config.solver], tree=self.tree)
+
+    def _solve(
+        self, solver: CFRSolver | FictitiousPlaySolver, chance: np.ndarray, rewards: np.ndarray
+    ) -> None:
+        """``solver_iterations`` iterations of ``solver`` on the model (chance, rewards)."""
+        if isinstance(solver, CFRSolver):
+            coef, reach = self.payoffs.coefficients(chance, rewards)
+            prune = self.config.prune_reach if self.tree.num_players == 2 else 0.0
+            solver.use_payoffs(coef, reach, prune)
+        else:
+            solver.use_numbers(*self.payoffs.node_numbers(chance, rewards))
+        solver.iterate(self.config.solver_iterations)
+
     # One round ---------------------------------------------------------------------------------
 
     def _start_round(self) -> np.ndarray:
         cfg = self.config
-        chance, rewards = believed_numbers(self.posterior, cfg.environment, self.rng)
+        chance, plain = believed_numbers(self.posterior, cfg.environment, self.rng)
+        rewards = plain
         if cfg.information_gain != "none":
             with _torch_threads(1):  # a tiny network: thread sync costs more than it saves
                 self._update_gain()
             bonus = cfg.eta * self.normalised_gain()
-            rewards = rewards.copy()
+            rewards = plain.copy()
             rewards[:, 0] += bonus
             rewards[:, 1:] += bonus[:, None] if cfg.bonus == "both" else -bonus[:, None]
-        if isinstance(self.solver, CFRSolver):
-            coef, reach = self.payoffs.coefficients(chance, rewards)
-            prune = cfg.prune_reach if self.tree.num_players == 2 else 0.0
-            self.solver.use_payoffs(coef, reach, prune)
-        else:
-            self.solver.use_numbers(*self.payoffs.node_numbers(chance, rewards))
-        self.solver.iterate(cfg.solver_iterations)
+        self._solve(self.solver, chance, rewards)
+        if self.output_solver is not None:
+            self._solve(self.output_solver, chance, plain)
         if cfg.interaction == "uniform":
             return self.uniform_profile()
-        return self.normalised(self.output_policy_array())
+        return self.normalised(_average(self.solver))
 
     def _update_gain(self) -> None:
         cfg = self.config
@@ -265,10 +283,9 @@ class ModelBasedAgent(UnknownEnvAgent):
         return scale if scale > 0 else 1.0
 
     def output_policy_array(self) -> np.ndarray:
-        """The solver's average strategy (weights)."""
-        if isinstance(self.solver, CFRSolver):
-            return self.solver.strategy_sum
-        return self.solver.probs
+        """The average strategy (weights) of the output solver: the interacting solver, or
+        with ``output="plain"`` the one solving the models without the bonus."""
+        return _average(self.output_solver if self.output_solver is not None else self.solver)
 
     # Checkpoints -------------------------------------------------------------------------------
 
@@ -278,6 +295,7 @@ class ModelBasedAgent(UnknownEnvAgent):
     def _extra_state(self) -> dict[str, Any]:
         state: dict[str, Any] = {
             "solver": self.solver.state_dict(),
+            "output_solver": {} if self.output_solver is None else self.output_solver.state_dict(),
             "gain": self.gain.copy(),
             "gain_known": self._gain_known.astype(np.int8),
             "medians": self._medians.copy(),
@@ -288,11 +306,18 @@ class ModelBasedAgent(UnknownEnvAgent):
 
     def _load_extra_state(self, state: Mapping[str, Any]) -> None:
         self.solver.load_state_dict(state["solver"])
+        if self.output_solver is not None:
+            self.output_solver.load_state_dict(state["output_solver"])
         self.gain = np.array(state["gain"], dtype=np.float64)
         self._gain_known = np.asarray(state["gain_known"]).astype(bool)
         self._medians = np.array(state["medians"], dtype=np.float64)
         if self.reward_model is not None:
             self.reward_model.load_state_dict(state["reward_model"])
+
+
+def _average(solver: CFRSolver | FictitiousPlaySolver) -> np.ndarray:
+    """A solver's average strategy weights (CFR's strategy sums, fictitious play's profile)."""
+    return solver.strategy_sum if isinstance(solver, CFRSolver) else solver.probs
 
 
 @contextlib.contextmanager
