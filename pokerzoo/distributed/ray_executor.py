@@ -10,6 +10,7 @@ last accepted call, so the repeated call does exactly what the lost one would ha
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -17,6 +18,9 @@ from typing import Any, TypeVar
 from pokerzoo.distributed import require_ray
 from pokerzoo.errors import ConfigError, PokerzooError, WorkerLostError
 from pokerzoo.parallel import ExecutorStats, check_pool_args, check_workers
+
+RESTART_WAIT_S = 120.0
+"""How long a pool call waits for Ray to bring a dead worker back before giving up."""
 
 S = TypeVar("S")
 J = TypeVar("J")
@@ -185,11 +189,30 @@ class RayPool:
         ray, ex = self.executor._ray, self.executor
         results: list[Any] = [None] * self.size
         for i, ref in enumerate(handle.refs):
-            attempts = 0
+            attempts = waits = 0
+            waited = 0.0
             while True:
                 try:
                     results[i], self.states[i] = ray.get(ref)
                     break
+                except ray.exceptions.ActorUnavailableError as exc:
+                    # Ray is still restarting the actor (slow on a loaded machine): not another
+                    # death, so wait and call again, up to RESTART_WAIT_S in all.
+                    if waited > RESTART_WAIT_S:
+                        raise WorkerLostError(
+                            f"pool worker {i} was not back {RESTART_WAIT_S:.0f} s after it died "
+                            f"during {handle.method}()"
+                        ) from exc
+                    if waits == 0 and attempts == 0:
+                        ex.stats.restarts += 1  # the death showed first as unavailability
+                    waits += 1
+                    pause = min(0.1 * 2**waits, 2.0)
+                    time.sleep(pause)
+                    waited += pause
+                    # Restoring first makes the repeat safe whether or not the call ran.
+                    ref = self.actors[i].restore_and_run.remote(
+                        self.states[i], handle.method, *handle.args[i]
+                    )
                 except ex._lost_errors() as exc:
                     attempts += 1
                     if attempts > ex.max_retries:

@@ -187,8 +187,13 @@ def plot_curves(runs: list[SavedRun], path: str | Path, metric: str | None = Non
 
 
 def spread_groups(runs: list[SavedRun]) -> dict[str, list[SavedRun]] | None:
-    """Runs of one agent on sampled environments of one unknown game (or on several seeds),
-    grouped by agent, when every agent has more than one run; ``None`` otherwise."""
+    """Runs on different sampled environments of an unknown game, grouped by agent, when
+    every agent has more than one run; ``None`` otherwise (runs on one game keep a curve
+    each)."""
+    if len({repr(r.game) for r in runs}) < 2 or not all(
+        isinstance(r.game, UnknownGameBase) for r in runs
+    ):
+        return None
     groups: dict[str, list[SavedRun]] = {}
     for run in runs:
         groups.setdefault(f"{run.config.get('agent')} on {run.game.name}", []).append(run)
@@ -236,10 +241,10 @@ def draw_curves(runs: list[SavedRun], metric: str | None = None) -> Any:
 
     The x axis names the agents' units (iterations, episodes or rounds; runs counting
     different units say so). More than ten curves get colours from a larger colormap and
-    cycling line styles; the legend sits outside the axes so it hides no curve. When every
-    agent has several runs (sampled environments of an unknown game, or seeds), each agent
-    gets one curve with a shaded spread instead (``draw_spread``); for unknown games the
-    default metric is then NashConv in d*, as the VCFR and PSRLCFR papers plot it.
+    cycling line styles; the legend sits outside the axes so it hides no curve. When the runs
+    are on several sampled environments of an unknown game and every agent has several of
+    them, each agent gets one curve with a shaded spread instead (``draw_spread``), of
+    NashConv in d* by default, as the VCFR and PSRLCFR papers plot it.
     """
     import matplotlib
 

@@ -32,7 +32,7 @@ def test_train_then_evaluate_with_plot_and_json(tmp_path):
                  "--eval-every", "50", "--out", str(out), "--no-progress", "--no-tensorboard")
     assert "exploitability" in result.stdout
     metrics = (out / "metrics.csv").read_text().splitlines()
-    assert metrics[0].startswith("iteration,seconds,nash_conv,exploitability")
+    assert metrics[0].startswith("iteration,seconds,nash_conv,log10_nash_conv,exploitability")
     assert [line.split(",")[0] for line in metrics[1:]] == ["0", "50", "100", "150", "200"]
     assert (out / "policy.npz").exists() and (out / CHECKPOINT_FILE).exists()
 
