@@ -7,8 +7,11 @@ agent imports only the CFR family.
 
 >>> agent_spec("cfr+").units
 'iterations'
->>> sorted(name for name, spec in registered_agents().items() if spec.units == "episodes")
+>>> sorted(name for name, spec in registered_agents().items()
+...        if spec.units == "episodes" and not spec.unknown_only)
 ['nfsp', 'nfsp-per', 'nfsp-plt']
+>>> agent_spec("vcfr").unknown_only
+True
 """
 
 from __future__ import annotations
