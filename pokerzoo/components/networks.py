@@ -6,7 +6,8 @@ legal-action mask and never lets an illegal action win a max or receive probabil
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 
 import torch
 from torch import nn
@@ -78,3 +79,15 @@ def masked_max(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 def masked_argmax(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Row argmax over legal actions (first legal index on ties)."""
     return _minus_inf_outside(values, mask).argmax(dim=-1)
+
+
+@contextlib.contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Run the block with ``torch.set_num_threads(count)``, restoring the caller's setting
+    after: small networks lose more time to thread synchronisation than threads save."""
+    saved = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(saved)

@@ -3,7 +3,6 @@ env, convergence on Kuhn, checkpoints, the UCT best response and the registry.""
 
 from __future__ import annotations
 
-import contextlib
 import time
 
 import numpy as np
@@ -16,6 +15,7 @@ from pokerzoo.agents.nfsp.config import NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner
 from pokerzoo.agents.nfsp.selfplay import sample_rows
 from pokerzoo.agents.registry import make_agent
+from pokerzoo.components.networks import torch_threads
 from pokerzoo.evaluation import expected_values, exploitability, tabularize
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import ConfigError
@@ -37,16 +37,6 @@ FAST = {
     "eta": 0.3,
     "epsilon_timescale": 2000.0,
 }
-
-
-@contextlib.contextmanager
-def torch_threads(n: int):
-    saved = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(saved)
 
 
 @pytest.fixture(autouse=True)

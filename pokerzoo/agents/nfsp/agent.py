@@ -37,6 +37,7 @@ from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner, policy_probs
 from pokerzoo.agents.nfsp.rollout import ingest, learner_weights, make_worker
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
+from pokerzoo.components.networks import torch_threads
 from pokerzoo.config import from_mapping
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.envs.vector import VectorPokerEnv
@@ -148,7 +149,7 @@ class NFSP(Agent):
             self.selfplay.restart(int(self.rng.integers(2**31)))
             self._started = True
         target = self._iteration + n
-        with _threads(1):
+        with torch_threads(1):
             while self._iteration < target:
                 self._iteration += self.selfplay.step(self.epsilon)
 
@@ -156,7 +157,7 @@ class NFSP(Agent):
         """Rounds of the rollout workers until ``target`` hands have finished: each round's
         batches are learned from while the workers already play the next round."""
         pool = self._rollout_pool()
-        with _threads(1):
+        with torch_threads(1):
             while self._iteration < target:
                 if self._pending is None:
                     self._pending = (pool.gather(self._inflight) if self._inflight is not None
@@ -400,21 +401,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
-
-
-class _threads:
-    """Run a block with ``torch.set_num_threads(n)``: small MLPs lose time to thread sync."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.saved = 0
-
-    def __enter__(self) -> None:
-        self.saved = torch.get_num_threads()
-        torch.set_num_threads(self.n)
-
-    def __exit__(self, *exc: object) -> None:
-        torch.set_num_threads(self.saved)
 
 
 def make_preset(

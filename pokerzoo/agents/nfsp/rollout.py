@@ -24,7 +24,7 @@ import torch
 from pokerzoo.agents.nfsp.config import NFSPConfig
 from pokerzoo.agents.nfsp.learner import ActingNetworks, PlayerLearner
 from pokerzoo.agents.nfsp.selfplay import SelfPlay, _concat
-from pokerzoo.components.networks import mlp
+from pokerzoo.components.networks import mlp, torch_threads
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.games.base import Game
 
@@ -86,12 +86,8 @@ class RolloutWorker:
         for seat, (q, avg) in zip(self.seats, weights):
             seat.q.load_state_dict(q)
             seat.avg.load_state_dict(avg)
-        saved = torch.get_num_threads()
-        torch.set_num_threads(1)  # small networks lose time to thread sync
-        try:
+        with torch_threads(1):
             episodes = sum(self.selfplay.step(epsilon) for _ in range(steps))
-        finally:
-            torch.set_num_threads(saved)
         drained = [seat.drain() for seat in self.seats]
         return {
             "episodes": episodes,

@@ -48,9 +48,8 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,7 +229,9 @@ class ModelBasedAgent(UnknownEnvAgent):
         chance, plain = believed_numbers(self.posterior, cfg.environment, self.rng)
         rewards = plain
         if cfg.information_gain != "none":
-            with _torch_threads(1):  # a tiny network: thread sync costs more than it saves
+            from pokerzoo.components.networks import torch_threads
+
+            with torch_threads(1):  # a tiny network: thread sync costs more than it saves
                 self._update_gain()
             bonus = cfg.eta * self.normalised_gain()
             rewards = plain.copy()
@@ -318,19 +319,6 @@ class ModelBasedAgent(UnknownEnvAgent):
 def _average(solver: CFRSolver | FictitiousPlaySolver) -> np.ndarray:
     """A solver's average strategy weights (CFR's strategy sums, fictitious play's profile)."""
     return solver.strategy_sum if isinstance(solver, CFRSolver) else solver.probs
-
-
-@contextlib.contextmanager
-def _torch_threads(count: int) -> Iterator[None]:
-    """Run the block with ``count`` torch threads, restoring the caller's setting after."""
-    import torch
-
-    saved = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(saved)
 
 
 def _fields(config: ModelBasedConfig) -> dict[str, Any]:
