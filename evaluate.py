@@ -27,6 +27,7 @@ from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_ent
 from pokerzoo.training.cli import add_debug_flag, add_worker_flags, executor_from_flags, run_cli
 from pokerzoo.training.reports import (
     SavedRun,
+    on_sampled_environments,
     parse_forced,
     plot_curves,
     total_scores,
@@ -169,18 +170,6 @@ def evaluate(args: argparse.Namespace) -> int:
     if args.forced:
         print(forced_table)
     return 0
-
-
-def on_sampled_environments(runs: list[SavedRun]) -> bool:
-    """Whether ``runs`` are on different sampled environments of one unknown game (the
-    papers' experiments: 10-20 environments per game, each agent run in each)."""
-    from pokerzoo.games.unknown.game import UnknownPokerGame
-
-    return (
-        len({repr(r.game) for r in runs}) > 1
-        and all(isinstance(r.game, UnknownPokerGame) for r in runs)
-        and len({(r.game.name, repr(r.game.params().get("base"))) for r in runs}) == 1
-    )
 
 
 def score_in_own_environments(runs: list[SavedRun]) -> dict[str, dict]:

@@ -18,7 +18,7 @@ from pokerzoo.evaluation.exact import (
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
-from pokerzoo.games.unknown.game import UnknownGameBase
+from pokerzoo.games.unknown.game import UnknownPokerGame
 from pokerzoo.training.callbacks import read_metrics
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -186,13 +186,21 @@ def plot_curves(runs: list[SavedRun], path: str | Path, metric: str | None = Non
     return path
 
 
+def on_sampled_environments(runs: list[SavedRun]) -> bool:
+    """Whether ``runs`` are on different sampled environments of one unknown game (the
+    papers' experiments: 10-20 environments per game, each agent run in each)."""
+    return (
+        len({repr(r.game) for r in runs}) > 1
+        and all(isinstance(r.game, UnknownPokerGame) for r in runs)
+        and len({(r.game.name, repr(r.game.params().get("base"))) for r in runs}) == 1
+    )
+
+
 def spread_groups(runs: list[SavedRun]) -> dict[str, list[SavedRun]] | None:
     """Runs on different sampled environments of an unknown game, grouped by agent, when
     every agent has more than one run; ``None`` otherwise (runs on one game keep a curve
     each)."""
-    if len({repr(r.game) for r in runs}) < 2 or not all(
-        isinstance(r.game, UnknownGameBase) for r in runs
-    ):
+    if not on_sampled_environments(runs):
         return None
     groups: dict[str, list[SavedRun]] = {}
     for run in runs:
@@ -253,14 +261,11 @@ def draw_curves(runs: list[SavedRun], metric: str | None = None) -> Any:
 
     groups = spread_groups(runs)
     if groups is not None:
-        unknown = all(isinstance(r.game, UnknownGameBase) for r in runs)
-        if metric is None and unknown and all(
-            "nash_conv" in read_metrics(r.folder) for r in runs
-        ):
+        if metric is None and all("nash_conv" in read_metrics(r.folder) for r in runs):
             metric = "nash_conv"
         metric = metric or curve_metric(runs)
         label, log_y = CURVE_METRICS.get(metric, (metric, True))
-        if metric == "nash_conv" and unknown:
+        if metric == "nash_conv":
             label = "NashConv in d* (geometric mean; band: min-max over runs)"
         curves: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         for name, members in groups.items():
