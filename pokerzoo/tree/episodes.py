@@ -23,8 +23,6 @@ from a believed model samples that belief.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from pokerzoo.errors import ConfigError
@@ -117,16 +115,3 @@ class TreeEpisodeSampler:
             self._model.reward_values[terminals, outcomes],
         )
 
-
-def as_profile(tree: GameTree, probs: Any) -> np.ndarray:
-    """``probs`` as a ``[num_infosets, num_actions]`` float array aligned with ``tree``.
-
-    Raises:
-        ConfigError: for another shape.
-    """
-    array = np.asarray(probs, dtype=np.float64)
-    if array.shape != tree.infoset_mask.shape:
-        raise ConfigError(
-            f"a profile for this tree has shape {tree.infoset_mask.shape}, got {array.shape}"
-        )
-    return array
