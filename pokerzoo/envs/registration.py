@@ -24,6 +24,8 @@ from pokerzoo.envs.registry import ENVS, EnvSpec
 
 SINGLE_AGENT_ENTRY_POINT = "pokerzoo.wrappers.single_agent:make_single_agent_env"
 """What Gymnasium builds for every Gymnasium id (with ``env=<the AEC env's name>``)."""
+VECTOR_ENTRY_POINT = "pokerzoo.envs.gym_vector:make_vector_env"
+"""What ``gymnasium.make_vec`` builds for every Gymnasium id: ``PokerVectorEnv``."""
 
 
 def gym_ids() -> dict[str, str]:
@@ -83,7 +85,10 @@ def register_spec(spec: EnvSpec) -> None:
 def _register(spec: EnvSpec) -> None:
     if spec.gym_id is not None and spec.gym_id not in gymnasium.registry:
         gymnasium.register(
-            id=spec.gym_id, entry_point=SINGLE_AGENT_ENTRY_POINT, kwargs={"env": spec.name}
+            id=spec.gym_id,
+            entry_point=SINGLE_AGENT_ENTRY_POINT,
+            vector_entry_point=VECTOR_ENTRY_POINT,
+            kwargs={"env": spec.name},
         )
     if spec.aec_id is not None:
         _register_aec(spec.aec_id, spec.entry_point)
