@@ -7,7 +7,9 @@ One run prints a table (all measured in the same process, one after another):
 * PettingZoo's ``leduc_holdem_v4`` and ``texas_holdem_no_limit_v6`` (rlcard-backed) through the
   same loop;
 * raw rlcard ``leduc-holdem`` and ``no-limit-holdem`` (``step`` on legal actions);
-* ``VectorPokerEnv`` on Leduc (decisions across all hands per second).
+* ``VectorPokerEnv`` on Leduc (decisions across all hands per second);
+* the Gymnasium vector env ``gymnasium.make_vec("pokerzoo/LeducHoldem-v0", num_envs=1024)``
+  (learner decisions per second; the opponent's moves run inside its steps).
 
 Every player picks uniformly among the legal actions with a seeded ``numpy`` Generator; only
 decisions are counted (not the ``None`` steps of finished agents). Rates are given per second
@@ -97,6 +99,27 @@ def vector_rate(game: str, num_envs: int, seconds: float, seed: int = 0) -> tupl
     return clock.rates(steps * num_envs)
 
 
+def gym_vector_rate(
+    gym_id: str, num_envs: int, seconds: float, seed: int = 0
+) -> tuple[float, float]:
+    """Learner decisions/s (sub-envs x steps) of ``gymnasium.make_vec(gym_id)``: masked random
+    learner actions against the random opponent, whose moves run inside each step."""
+    import gymnasium
+
+    import pokerzoo  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.make_vec(gym_id, num_envs=num_envs)
+    _, infos = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    clock = Clock()
+    while clock.elapsed() < seconds:
+        mask = infos["action_mask"]
+        infos = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))[4]
+        steps += 1
+    return clock.rates(steps * num_envs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -139,6 +162,12 @@ def main() -> None:
             f"pokerzoo VectorPokerEnv leduc x{args.num_envs}",
             vector_rate("leduc_holdem", args.num_envs, s),
             500_000,
+            pz_leduc,
+        ),
+        (
+            "gymnasium.make_vec LeducHoldem-v0 x1024",
+            gym_vector_rate("pokerzoo/LeducHoldem-v0", 1024, s),
+            None,
             pz_leduc,
         ),
     ]

@@ -350,15 +350,15 @@ def _generator(
 
 def _merge_rows(new: Any, old: Any, rows: np.ndarray, n: int) -> Any:
     """``new`` with the hands in ``rows`` (bool ``[n]``) taken from ``old``: arrays and lists
-    indexed by hand are merged row by row, everything else (the generator) is ``new``'s."""
+    indexed by hand are merged row by row (arrays in place: ``new`` is a fresh
+    ``state_dict``), everything else (the generator) is ``new``'s."""
     if isinstance(new, dict):
         return {
             k: new[k] if k == "rng" else _merge_rows(new[k], old[k], rows, n) for k in new
         }
     if isinstance(new, np.ndarray) and new.ndim >= 1 and new.shape[0] == n:
-        out = new.copy()
-        out[rows] = old[rows]
-        return out
+        new[rows] = old[rows]
+        return new
     if isinstance(new, list) and len(new) == n:
         return [o if keep else x for x, o, keep in zip(new, old, rows)]
     return new
