@@ -17,6 +17,7 @@ rejecting an unknown name imports none of them.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,15 +114,40 @@ def registered_envs() -> list[str]:
     return sorted(ENVS)
 
 
+_VERSIONED = re.compile(r"(?P<base>.+)_v(?P<version>[0-9]+)")
+
+
+def latest_versions() -> dict[str, str]:
+    """Unversioned name -> the newest versioned env of that name, from the table: ``make``
+    accepts ``"leduc_holdem"`` for ``"leduc_holdem_v0"`` as PettingZoo's registry resolves
+    ``"classic/leduc_holdem"`` (Gymnasium resolves ``"pokerzoo/LeducHoldem"`` the same way).
+
+    >>> latest_versions()["kuhn_poker"]
+    'kuhn_poker_v0'
+    """
+    newest: dict[str, tuple[int, str]] = {}
+    for name in ENVS:
+        match = _VERSIONED.fullmatch(name)
+        if match:
+            base, version = match["base"], int(match["version"])
+            if base not in newest or version > newest[base][0]:
+                newest[base] = (version, name)
+    return {base: name for base, (_, name) in newest.items()}
+
+
 def env_spec(name: str) -> EnvSpec:
-    """The table row of env ``name``; ``ConfigError`` naming the closest and the available
-    names otherwise (imports no env module)."""
+    """The table row of env ``name`` (or, for a name without ``_vN``, of its latest version);
+    ``ConfigError`` naming the closest and the available names otherwise (imports no env
+    module)."""
     try:
         return ENVS[name]
     except (KeyError, TypeError):  # TypeError: an unhashable name
-        raise entry_points.unknown_name(
-            "env", name, ENVS, listed_as="available"
-        ) from None
+        pass
+    latest = latest_versions()
+    if isinstance(name, str) and name in latest:
+        return ENVS[latest[name]]
+    error = entry_points.unknown_name("env", name, ENVS, listed_as="available")
+    raise ConfigError(f"{error}; without _vN, {sorted(latest)} name their latest versions")
 
 
 def env_module(name: str) -> Any:
@@ -133,7 +159,8 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> Any:
     """Create a named AEC env, e.g. ``make("leduc_holdem_v0", num_ranks=5)``.
 
     Args:
-        name: a name from ``registered_envs()``.
+        name: a name from ``registered_envs()``, or one without its ``_vN`` suffix for the
+            latest version (``make("leduc_holdem")``).
         raw: build ``raw_env`` (illegal actions raise) instead of ``env``.
         **kwargs: game parameters and env options (``render_mode``, ``illegal_reward``, ...).
 

@@ -112,7 +112,7 @@ def test_readme_names_every_id() -> None:
         assert f"`{gym_id}`" in text, gym_id
 
 
-@pytest.mark.parametrize("name", ["leduc_v9", "leduc_holdem", "", "LEDUC_HOLDEM_V0"])
+@pytest.mark.parametrize("name", ["leduc_v9", "leduc_hold", "", "LEDUC_HOLDEM_V0"])
 def test_unknown_name_lists_the_available_ones(name: str) -> None:
     with pytest.raises(ConfigError, match=f"unknown env {re.escape(repr(name))}") as info:
         make(name)
