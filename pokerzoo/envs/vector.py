@@ -6,8 +6,9 @@ its rewards (one per seat) and ``done=True`` in that step's result, and is re-de
 the observation returned for it belongs to the next hand (as in Gymnasium's vector envs with
 same-step autoreset).
 
-The Kuhn and Leduc families run on a vectorised numpy representation (hundreds of thousands
-of decisions per second); any other game runs on ``State`` objects (same API, Python speed).
+The Kuhn and Leduc families run on a vectorised numpy representation and limit / no-limit
+hold'em on compiled kernels over arrays (``holdem_arrays``), at hundreds of thousands of
+decisions per second; any other game runs on ``State`` objects (same API, Python speed).
 
 Unknown-environment games (``pokerzoo.games.unknown``): built from the environment game or
 from an interaction view (``game.interaction_view()``, what ``train.py`` hands NFSP), the env
@@ -26,9 +27,11 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from pokerzoo.envs.holdem_arrays import HoldemArrays
 from pokerzoo.envs.vector_backends import KuhnArrays, LeducArrays, StateArrays
 from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError
 from pokerzoo.games.base import Game, IllegalActionError
+from pokerzoo.games.holdem import LimitHoldem, NoLimitHoldem
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
 from pokerzoo.games.registry import load_game
@@ -61,8 +64,9 @@ class VectorPokerEnv:
         game: a ``Game`` or a registered game name.
         num_envs: number of hands played at once.
         seed: seed of the env's ``numpy.random.Generator`` (deals and chance).
-        backend: ``"auto"`` (arrays for the Kuhn and Leduc families, ``State`` objects
-            otherwise), ``"arrays"`` (fail if not available) or ``"state"``.
+        backend: ``"auto"`` (arrays for the Kuhn and Leduc families and limit / no-limit
+            hold'em, ``State`` objects otherwise), ``"arrays"`` (fail if not available) or
+            ``"state"``.
         final_observations: also return every seat's tensor at the end of finished hands.
 
     >>> venv = VectorPokerEnv("leduc_holdem", num_envs=4, seed=0)
@@ -90,13 +94,18 @@ class VectorPokerEnv:
             # Deal through a sampler of d*, so the hands' states hold no readable d*.
             game = game.interaction_view()
         # Exact types only: subclasses (e.g. unknown-environment games) change chance/rewards.
-        arrays = {LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays}.get(type(game))
+        arrays = {
+            LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays,
+            LimitHoldem: HoldemArrays, NoLimitHoldem: HoldemArrays,
+        }.get(type(game))
         if backend == "arrays" and arrays is None:
             raise ConfigError(f"no array backend for {game.name}; use backend='state' or 'auto'")
         if backend not in ("auto", "arrays", "state"):
             raise ConfigError(f"backend must be 'auto', 'arrays' or 'state', got {backend!r}")
         if backend == "state" or arrays is None:
-            self._b: LeducArrays | KuhnArrays | StateArrays = StateArrays(game, num_envs)
+            self._b: LeducArrays | KuhnArrays | HoldemArrays | StateArrays = StateArrays(
+                game, num_envs
+            )
         else:
             self._b = arrays(game, num_envs)
         # Unknown-environment games: the backend samples d* (interaction view) or simulates

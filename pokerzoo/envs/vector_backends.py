@@ -39,12 +39,27 @@ def _load_arrays(backend: object, names: tuple[str, ...], state: Mapping[str, An
         target[...] = value
 
 
+class RowArrays:
+    """Checkpoints of an array backend: the arrays named in ``STATE`` hold the hands in flight,
+    and the deals are up front, so restoring needs no generator."""
+
+    STATE: tuple[str, ...] = ()
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """The hands in flight (copies)."""
+        return _arrays_state(self, self.STATE)
+
+    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
+        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
+        _load_arrays(self, self.STATE, state)
+
+
 def _permutations(rng: np.random.Generator, rows: int, deck: int, take: int) -> np.ndarray:
     # argsort of i.i.d. uniforms is a uniform random permutation per row.
     return np.argsort(rng.random((rows, deck)), axis=1)[:, :take]
 
 
-class LeducArrays:
+class LeducArrays(RowArrays):
     """The Leduc hold'em family (any ``LeducConfig``) as arrays."""
 
     # The config fields these arrays play; a new rule must be added here before it can run.
@@ -206,16 +221,8 @@ class LeducArrays:
     STATE = ("deal", "rnd", "contrib", "folded", "pending", "player", "raises", "nact", "pub")
     """The arrays that hold the hands in flight (the rest follows from the config)."""
 
-    def state_dict(self) -> dict[str, np.ndarray]:
-        """The hands in flight (copies)."""
-        return _arrays_state(self, self.STATE)
 
-    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
-        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
-        _load_arrays(self, self.STATE, state)
-
-
-class KuhnArrays:
+class KuhnArrays(RowArrays):
     """Kuhn poker (any number of players) as arrays."""
 
     def __init__(self, game: KuhnPoker, num_envs: int) -> None:
@@ -283,14 +290,6 @@ class KuhnArrays:
 
     STATE = ("cards", "bets", "first", "nact", "pub")
     """The arrays that hold the hands in flight."""
-
-    def state_dict(self) -> dict[str, np.ndarray]:
-        """The hands in flight (copies)."""
-        return _arrays_state(self, self.STATE)
-
-    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
-        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
-        _load_arrays(self, self.STATE, state)
 
 
 class StateArrays:
