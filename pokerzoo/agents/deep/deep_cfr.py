@@ -135,6 +135,17 @@ class DeepCFR(Agent):
 
     name: str = "deep-cfr"
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> DeepCFR:
+        # A game whose tree does not fit (hold'em) gets the state-traversal subclass, which
+        # traverses batches of states and stores tensors (copies and loads pass no game).
+        game = args[0] if args else kwargs.get("game")
+        if cls is DeepCFR and game is not None:
+            from pokerzoo.agents.deep.state_traversal import StateDeepCFR, tree_fits
+
+            if not tree_fits(game):
+                return super().__new__(StateDeepCFR)
+        return super().__new__(cls)
+
     def __init__(
         self,
         game: Game,
@@ -243,8 +254,7 @@ class DeepCFR(Agent):
         for _ in range(steps):
             idx = rng.integers(0, len(memory), size=self.config.batch_size)
             batch = memory.gather(idx)
-            iset = torch.as_tensor(batch.iset, device=self.device)
-            x, mask = self._tensors[iset], self._masks[iset]
+            x, mask = self._inputs(batch)
             target = torch.as_tensor(batch.value, device=self.device)
             t = torch.as_tensor(batch.t, device=self.device)
             if policy:
@@ -258,6 +268,11 @@ class DeepCFR(Agent):
             torch.nn.utils.clip_grad_norm_(net.parameters(), self.config.grad_clip)
             optimiser.step()
         return net
+
+    def _inputs(self, batch: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        """A memory batch's network inputs and legal masks (here: rows of the infoset table)."""
+        iset = torch.as_tensor(batch.iset, device=self.device)
+        return self._tensors[iset], self._masks[iset]
 
     def _refresh_sigma(self, p: int) -> None:
         """Player p's rows of the strategy table from its advantage network."""

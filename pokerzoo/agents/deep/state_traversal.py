@@ -1,0 +1,372 @@
+"""External-sampling traversals over game states, for games without a compiled tree (hold'em).
+
+Many traversals of one player (the *traverser*) advance together as a frontier of ``State``s.
+Each round of the frontier deals chance cards, settles the terminal states, and then asks the
+strategy of each seat once, as one batched call over the information-state tensors and legal
+masks of every frontier state where that seat acts. At the traverser's decisions every legal
+action is expanded (a child state per action); at the other seats' decisions one action is
+sampled from the strategy and the state moves on. When the frontier is empty the sampled
+values are backed up, one vectorised step per round in reverse: an action's value ``q(a)`` is
+its child's value, a decision's value is ``sigma . q``.
+
+The result (``TraversalSamples``) has, per traverser decision, the tensor, the legal mask, the
+sampled action values ``q`` and the strategy ``sigma`` there: Deep CFR stores the regrets
+``q - sigma . q`` (``samples.regrets``), Deep GXFP the action values ``q``. It also has the
+strategy samples (tensor, mask, sigma) of the next seat's decisions, which Deep CFR's average
+strategy network learns from. These are the same samples, in distribution, as the compiled
+kernel ``kernels.external_traversals`` draws on the tree (tested on Leduc).
+
+``StateDeepCFR`` is Deep CFR on these traversals: ``DeepCFR(game)`` builds it for a game whose
+tree does not fit; memories hold tensors instead of information-set ids, and ``policy()`` is a
+``NetworkStatePolicy`` that LBR and head-to-head matches play.
+
+>>> from pokerzoo import load_game
+>>> game = load_game("kuhn_poker")
+>>> uniform = lambda player, x, mask: mask / mask.sum(axis=1, keepdims=True)
+>>> s = external_sampling_states(game, uniform, 0, 10, np.random.default_rng(0))
+>>> s.num_traversals, s.tensors.shape[1] == game.information_state_layout.size
+(10, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from pokerzoo.agents.deep.deep_cfr import DeepCFR, DeepCFRConfig, resolve_device
+from pokerzoo.agents.deep.state_policy import NetworkStatePolicy
+from pokerzoo.components.replay import ReservoirBuffer
+from pokerzoo.config import check
+from pokerzoo.errors import ConfigError, InvalidPolicyError
+from pokerzoo.games.base import TERMINAL, Game, State
+from pokerzoo.parallel import Executor, check_workers
+
+StrategyFn = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
+"""``strategy(seat, tensors [B, size] float32, masks [B, A] bool) -> probabilities [B, A]``:
+one batched call per seat and frontier round."""
+
+MAX_TREE_NODES = 20_000_000
+"""Trees up to this many histories are compiled (``tree.build``'s default); larger games
+traverse states."""
+
+
+def tree_fits(game: Game, max_nodes: int = MAX_TREE_NODES) -> bool:
+    """Whether ``game``'s tree has at most ``max_nodes`` histories (judged from the game's
+    estimate, in microseconds for hold'em; a game without an estimate is assumed to fit).
+
+    >>> from pokerzoo import load_game
+    >>> tree_fits(load_game("leduc_holdem")), tree_fits(load_game("no_limit_holdem"))
+    (True, False)
+    """
+    estimate = game.estimated_tree_size(max_nodes)
+    return estimate is None or estimate <= max_nodes
+
+
+@dataclass(frozen=True)
+class TraversalSamples:
+    """What some traversals of one player sampled (rows in the order they were visited)."""
+
+    num_traversals: int
+    tensors: np.ndarray
+    """``[n, size]`` float32: the traverser's information-state tensor at each decision."""
+    masks: np.ndarray
+    """``[n, A]`` bool: the legal actions there."""
+    values: np.ndarray
+    """``[n, A]``: sampled action values ``q(a)`` (0 on illegal actions)."""
+    sigma: np.ndarray
+    """``[n, A]``: the traverser's strategy there."""
+    strategy_tensors: np.ndarray
+    """``[m, size]``: the next seat's tensors at its sampled decisions."""
+    strategy_masks: np.ndarray
+    """``[m, A]``: the legal actions there."""
+    strategy_sigma: np.ndarray
+    """``[m, A]``: that seat's strategy there."""
+    root_values: np.ndarray
+    """``[num_traversals]``: each traversal's sampled value for the traverser."""
+    nodes: int
+    """Decision and terminal states visited."""
+
+    @property
+    def regrets(self) -> np.ndarray:
+        """Deep CFR's sampled regrets ``q(a) - sigma . q`` (0 on illegal actions)."""
+        v = (self.sigma * self.values).sum(axis=1, keepdims=True)
+        return np.where(self.masks, self.values - v, 0.0)
+
+    @staticmethod
+    def concatenate(parts: list[TraversalSamples]) -> TraversalSamples:
+        """The samples of ``parts`` one after another."""
+        cat = {f.name: np.concatenate([getattr(p, f.name) for p in parts])
+               for f in dataclasses.fields(TraversalSamples)
+               if f.name not in ("num_traversals", "nodes")}
+        return TraversalSamples(num_traversals=sum(p.num_traversals for p in parts),
+                                nodes=sum(p.nodes for p in parts), **cat)
+
+
+def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of ``probs`` (rows need not be normalised; one uniform per row)."""
+    cum = np.cumsum(probs, axis=1)
+    u = rng.random(len(probs)) * cum[:, -1]
+    return np.argmax(cum > u[:, None], axis=1)
+
+
+def _checked(sigma: np.ndarray, masks: np.ndarray, seat: int) -> np.ndarray:
+    sigma = np.where(masks, np.asarray(sigma, dtype=np.float64), 0.0)
+    total = sigma.sum(axis=1)
+    if not np.all(np.isfinite(total) & (total > 0)) or np.any(sigma < 0):
+        raise InvalidPolicyError(
+            f"the strategy of seat {seat} gave a row with no probability on the legal actions, "
+            "a negative entry or NaN; strategies must be finite, >= 0 and not all zero"
+        )
+    return sigma / total[:, None]
+
+
+def external_sampling_states(
+    game: Game,
+    strategy: StrategyFn,
+    player: int,
+    num_traversals: int,
+    rng: np.random.Generator,
+    *,
+    frontier: int = 256,
+) -> TraversalSamples:
+    """``num_traversals`` external-sampling traversals of ``player``, ``frontier`` at a time.
+
+    Args:
+        game: any game (no tree needed).
+        strategy: every seat's current strategy on a batch (see ``StrategyFn``).
+        player: the traverser.
+        num_traversals: traversals to run.
+        rng: draws chance outcomes and the other seats' actions.
+        frontier: traversals advanced together (bounds the states held at once).
+    """
+    check(num_traversals >= 0, "num_traversals", ">= 0", num_traversals)
+    check(frontier >= 1, "frontier", ">= 1", frontier)
+    check(0 <= player < game.num_players, "player", f"a seat 0..{game.num_players - 1}", player)
+    parts = [
+        _traverse_chunk(game, strategy, player, min(frontier, num_traversals - start), rng)
+        for start in range(0, num_traversals, frontier)
+    ]
+    if not parts:
+        parts = [_traverse_chunk(game, strategy, player, 0, rng)]
+    return TraversalSamples.concatenate(parts)
+
+
+def _traverse_chunk(
+    game: Game, strategy: StrategyFn, player: int, k: int, rng: np.random.Generator
+) -> TraversalSamples:
+    A = game.num_distinct_actions
+    size = game.information_state_layout.size
+    averaging = (player + 1) % game.num_players
+    states: list[State] = [game.new_initial_state() for _ in range(k)]
+    # A frontier state's slot: where its value goes, node * A + action of the traverser
+    # decision it came from, or -1 - r for the root of traversal r.
+    slots = -1 - np.arange(k)
+    nodes: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": [], "parent": []}
+    strat: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": []}
+    rounds: list[int] = []  # decisions created per frontier round
+    term_slots: list[np.ndarray] = []
+    term_values: list[np.ndarray] = []
+    n_nodes = visited = 0
+    while states:
+        for s in states:
+            while s.is_chance_node():
+                s.apply_action(s.sample_chance_outcome(rng))
+        visited += len(states)
+        seat = np.fromiter((s.current_player() for s in states), np.int64, len(states))
+        done = np.flatnonzero(seat == TERMINAL)
+        term_slots.append(slots[done])
+        term_values.append(np.fromiter((states[i].returns()[player] for i in done), float,
+                                       len(done)))
+        next_states: list[State] = []
+        next_slots: list[np.ndarray] = []
+        created = 0
+        for who in range(game.num_players):
+            idx = np.flatnonzero(seat == who)
+            if not len(idx):
+                continue
+            x = np.stack([states[i].information_state_tensor(who) for i in idx])
+            mask = np.stack([states[i].legal_actions_mask() for i in idx]).astype(bool)
+            sigma = _checked(strategy(who, x, mask), mask, who)
+            if who == player:
+                ids = n_nodes + created + np.arange(len(idx))
+                created += len(idx)
+                for key, value in zip(("x", "mask", "sigma", "parent"),
+                                      (x, mask, sigma, slots[idx])):
+                    nodes[key].append(value)
+                for j, i in enumerate(idx):
+                    legal = np.flatnonzero(mask[j])
+                    s = states[i]
+                    for a in legal[:-1]:
+                        child = s.clone()
+                        child.apply_action(int(a))
+                        next_states.append(child)
+                    s.apply_action(int(legal[-1]))  # the last action reuses the state
+                    next_states.append(s)
+                    next_slots.append(ids[j] * A + legal)
+            else:
+                actions = sample_rows(sigma, rng)
+                if who == averaging:
+                    for key, value in zip(("x", "mask", "sigma"), (x, mask, sigma)):
+                        strat[key].append(value)
+                for j, i in enumerate(idx):
+                    states[i].apply_action(int(actions[j]))
+                    next_states.append(states[i])
+                next_slots.append(slots[idx])
+        n_nodes += created
+        rounds.append(created)
+        states = next_states
+        slots = np.concatenate(next_slots) if next_slots else np.zeros(0, dtype=np.int64)
+
+    def stacked(parts: list[np.ndarray], shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+        return np.concatenate(parts).astype(dtype) if parts else np.zeros(shape, dtype=dtype)
+
+    sigma = stacked(nodes["sigma"], (0, A), np.float64)
+    parent = stacked(nodes["parent"], (0,), np.int64)
+    q_flat = np.zeros(n_nodes * A)
+    roots = np.zeros(k)
+    _settle(np.concatenate(term_slots), np.concatenate(term_values), q_flat, roots)
+    q = q_flat.reshape(n_nodes, A)
+    # Backed up round by round in reverse: a decision's children are all of later rounds.
+    ends = np.cumsum(rounds)
+    for end, count in zip(ends[::-1], rounds[::-1]):
+        rows = slice(end - count, end)
+        _settle(parent[rows], (sigma[rows] * q[rows]).sum(axis=1), q_flat, roots)
+    return TraversalSamples(
+        num_traversals=k,
+        tensors=stacked(nodes["x"], (0, size), np.float32),
+        masks=stacked(nodes["mask"], (0, A), bool),
+        values=q.copy(),
+        sigma=sigma,
+        strategy_tensors=stacked(strat["x"], (0, size), np.float32),
+        strategy_masks=stacked(strat["mask"], (0, A), bool),
+        strategy_sigma=stacked(strat["sigma"], (0, A), np.float64),
+        root_values=roots,
+        nodes=visited,
+    )
+
+
+def _settle(slots: np.ndarray, values: np.ndarray, q_flat: np.ndarray, roots: np.ndarray) -> None:
+    """Write ``values`` to their slots: action values of decisions, or traversal roots."""
+    inner = slots >= 0
+    q_flat[slots[inner]] = values[inner]
+    roots[-1 - slots[~inner]] = values[~inner]
+
+
+class StateDeepCFR(DeepCFR):
+    """Deep CFR whose traversals run on batches of game states (``external_sampling_states``),
+    for games whose tree does not fit; ``DeepCFR(game)`` returns one for such games, and it
+    may be built directly on any game (Kuhn and Leduc test it against the tree).
+
+    The memories hold information-state tensors and legal masks with the regrets (or
+    strategies) and iteration; strategies during traversals come from the advantage networks
+    (regret matching, argmax when none is positive), one batched call per seat and frontier
+    round. ``policy()`` is the strategy network as a ``NetworkStatePolicy``.
+
+    Args:
+        game, config, seed, overrides: as ``DeepCFR``.
+        workers: must be 1 (state traversals run in this process).
+        frontier: traversals advanced together.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        config: DeepCFRConfig | None = None,
+        seed: int = 0,
+        *,
+        workers: int = 1,
+        executor: Executor | None = None,
+        frontier: int = 256,
+        **overrides: Any,
+    ) -> None:
+        base = config if config is not None else DeepCFRConfig()
+        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        if check_workers(workers) != 1:
+            raise ConfigError(
+                f"state traversals run in this process: workers must be 1, got {workers}"
+            )
+        check(frontier >= 1, "frontier", ">= 1", frontier)
+        self.workers, self.executor, self.frontier = 1, executor, int(frontier)
+        self.game = game
+        self.seed = int(seed)
+        self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
+        self.device = resolve_device(self.config.device)
+        self.rng = np.random.default_rng(seed)
+        self._iteration = 0
+        self.num_players = game.num_players
+        self.num_actions = game.num_distinct_actions
+        self._layout = game.information_state_layout
+        mem_rng = np.random.default_rng(self.rng.integers(2**63))
+        size, A = self._layout.size, self.num_actions
+        fields = {
+            "x": ((size,), np.float32),
+            "mask": ((A,), np.bool_),
+            "value": ((A,), np.float32),
+            "t": ((), np.float32),
+        }
+        self.advantage_memories = [
+            ReservoirBuffer(self.config.advantage_memory, fields, seed=mem_rng)
+            for _ in range(self.num_players)
+        ]
+        self.strategy_memory = ReservoirBuffer(self.config.strategy_memory, fields, seed=mem_rng)
+        self.advantage_nets = [None] * self.num_players
+        self._sigma = np.zeros((0, A))  # no table: strategies come from the networks
+        self._policy_cache = None
+        self.nodes_touched = 0
+        """Decision and terminal states visited by the traversals so far (not checkpointed)."""
+
+    def traversal_strategy(self) -> NetworkStatePolicy:
+        """The current strategy (regret matching on the advantage networks)."""
+        return NetworkStatePolicy(self.game, self.advantage_nets, regret=True, device=self.device)
+
+    def _traverse(self, p: int, t: int) -> None:
+        samples = external_sampling_states(
+            self.game, self.traversal_strategy().probabilities, p, self.config.traversals,
+            self.rng, frontier=self.frontier,
+        )
+        self.nodes_touched += samples.nodes
+        for memory, x, mask, value in (
+            (self.advantage_memories[p], samples.tensors, samples.masks, samples.regrets),
+            (self.strategy_memory, samples.strategy_tensors, samples.strategy_masks,
+             samples.strategy_sigma),
+        ):
+            if len(x):
+                memory.add_batch({"x": x, "mask": mask, "value": value.astype(np.float32),
+                                  "t": np.full(len(x), t, dtype=np.float32)})
+
+    def _inputs(self, batch: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        return (torch.as_tensor(batch.x, device=self.device),
+                torch.as_tensor(batch.mask, device=self.device))
+
+    def _refresh_sigma(self, p: int) -> None:
+        """Nothing to tabulate: traversals ask the networks."""
+
+    def current_policy(self) -> NetworkStatePolicy:  # type: ignore[override]
+        """Regret matching on the advantage networks (the next iteration's strategy)."""
+        return self.traversal_strategy()
+
+    def policy(self) -> NetworkStatePolicy:  # type: ignore[override]
+        """The average strategy: the strategy network trained on the strategy memory (uniform
+        before any iteration), as a state policy. Trained from a generator seeded by (seed,
+        iteration), so calling it does not change the run; cached per iteration."""
+        cache = self._policy_cache
+        if cache is not None and cache[0] == self._iteration:
+            return cache[1]  # type: ignore[return-value]
+        net = None
+        if len(self.strategy_memory):
+            rng = np.random.default_rng([self.seed, self._iteration, 1])
+            net = self._train(self.strategy_memory, self.config.policy_steps, rng, policy=True)
+        result = NetworkStatePolicy(self.game, [net] * self.num_players, device=self.device)
+        self._policy_cache = (self._iteration, result)  # type: ignore[assignment]
+        return result
+
+    def act_probabilities(self, observation: Any, info: Any = None) -> np.ndarray:
+        """The average strategy at an env turn (one strategy network serves every seat)."""
+        x = np.asarray(observation["observation"], dtype=np.float32)[None]
+        mask = np.asarray(observation["action_mask"])[None]
+        return self.policy().probabilities(0, x, mask)[0]
