@@ -9,13 +9,16 @@ One run prints a table (all measured in the same process, one after another):
 * raw rlcard ``leduc-holdem`` and ``no-limit-holdem`` (``step`` on legal actions);
 * ``VectorPokerEnv`` on Leduc (decisions across all hands per second);
 * the Gymnasium vector env ``gymnasium.make_vec("pokerzoo/LeducHoldem-v0", num_envs=1024)``
-  (learner decisions per second; the opponent's moves run inside its steps).
+  (learner decisions per second; the opponent's moves run inside its steps);
+* batched heads-up no-limit hold'em: ``VectorPokerEnv("no_limit_holdem")`` on its array backend
+  (``HoldemArrays``) next to the ``State`` path (``backend="state"``), one thread each.
 
 Every player picks uniformly among the legal actions with a seeded ``numpy`` Generator; only
 decisions are counted (not the ``None`` steps of finished agents). Rates are given per second
 of wall time and per second of this process's CPU time (the latter stays meaningful on a
 machine shared with other jobs; targets are checked against it). Targets: AEC Leduc >= 30,000,
-AEC no-limit >= 15,000, batched Leduc >= 500,000 decisions/s. The tests assert no speeds (a
+AEC no-limit >= 15,000, batched Leduc >= 500,000, batched heads-up no-limit >= 200,000
+decisions/s and 20x its ``State`` path. The tests assert no speeds (a
 shared CI machine makes them flaky); ``--check`` makes this script exit with status 1 when a
 target is missed, for a quiet machine.
 
@@ -99,6 +102,35 @@ def vector_rate(game: str, num_envs: int, seconds: float, seed: int = 0) -> tupl
     return clock.rates(steps * num_envs)
 
 
+def holdem_vector_rates(
+    num_envs: int, seconds: float, seed: int = 0
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Decisions/s of batched heads-up no-limit hold'em on one thread: ``(arrays, state)``, the
+    array backend and the ``State`` path on the same game and batch."""
+    import sys
+
+    import numba
+
+    from pokerzoo.envs import VectorPokerEnv
+
+    numba.set_num_threads(1)
+    if "torch" in sys.modules:  # nothing here uses torch; pin it in case an import started it
+        sys.modules["torch"].set_num_threads(1)
+    rates = []
+    for backend in ("arrays", "state"):
+        venv = VectorPokerEnv("no_limit_holdem", num_envs=num_envs, seed=seed, backend=backend)
+        _, mask, _ = venv.reset()
+        rng = np.random.default_rng(seed)
+        mask = venv.step((rng.random(mask.shape) * mask).argmax(axis=1)).mask  # compiles
+        steps = 0
+        clock = Clock()
+        while clock.elapsed() < seconds:
+            mask = venv.step((rng.random(mask.shape) * mask).argmax(axis=1)).mask
+            steps += 1
+        rates.append(clock.rates(steps * num_envs))
+    return rates[0], rates[1]
+
+
 def gym_vector_rate(
     gym_id: str, num_envs: int, seconds: float, seed: int = 0
 ) -> tuple[float, float]:
@@ -146,6 +178,7 @@ def main() -> None:
         rl_leduc, rl_nolimit = rlcard_rate("leduc-holdem", s), rlcard_rate("no-limit-holdem", s)
     except ImportError:
         rl_leduc = rl_nolimit = nan
+    hu_arrays, hu_state = holdem_vector_rates(args.num_envs, s)
     rows = [
         ("pokerzoo AEC leduc_holdem_v0", aec_rate(leduc_holdem_v0.env, s), 30_000, pz_leduc),
         (
@@ -170,6 +203,10 @@ def main() -> None:
             None,
             pz_leduc,
         ),
+        (f"pokerzoo VectorPokerEnv no-limit HU x{args.num_envs} State", hu_state, None,
+         pz_nolimit),
+        (f"pokerzoo VectorPokerEnv no-limit HU x{args.num_envs} arrays", hu_arrays, 200_000,
+         pz_nolimit),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"load average before the run: {load:.1f} on {os.cpu_count()} cores")
@@ -181,6 +218,10 @@ def main() -> None:
         print(f"{name:<{width}}  {wall:>11,.0f}  {cpu:>11,.0f}  {cpu / base[1]:>10.1f}x  {goal}")
         if target is not None and not cpu >= target:
             missed.append(name)
+    speedup = hu_arrays[1] / hu_state[1]
+    print(f"batched no-limit HU: arrays {speedup:.1f}x the State path (CPU), target 20x")
+    if not speedup >= 20:
+        missed.append("batched no-limit HU vs State")
     if args.check and missed:
         raise SystemExit(f"targets missed: {', '.join(missed)}")
 
