@@ -359,3 +359,19 @@ def test_bad_input_gives_pokerzoo_errors():
         pokerzoo_action(state, "bet")
     with pytest.raises(ConfigError, match="num_hands"):
         rlcard_tournament([RandomAgent(4), RandomAgent(4)], 0, seed=0)
+
+
+def test_any_rlcard_agent_plays_no_limit_holdem():
+    """An RLCard agent object on heads-up no-limit hold'em: its fold of a free check is played
+    as the check (RLCard offers fold at every decision, pokerzoo's hold'em does not)."""
+    game = game_for("no-limit-holdem")
+    policy = rlcard_policy(RandomAgent(5), "no-limit-holdem")
+    state = game.new_initial_state()
+    for card in (51, 47, 0, 5):
+        state.apply_action(card)
+    state.apply_action(1)  # the small blind calls; the big blind may check for free
+    probs = policy.action_probabilities(state)
+    assert 0 not in probs and set(probs) == set(state.legal_actions())
+    assert probs[1] == pytest.approx(2 * probs[state.legal_actions()[-1]])  # fold + check
+    result = head_to_head(game, [policy, UniformRandomPolicy()], 40, seed=1)
+    assert np.isfinite(result.mean_chips).all() and result.num_hands == 80
