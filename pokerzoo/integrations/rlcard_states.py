@@ -214,13 +214,14 @@ def pokerzoo_action(state: State, action: Any) -> int:
 
 
 def _betting(state: State) -> list[tuple[int, int, int]]:
-    """``(seat, pokerzoo action, RLCard id)`` of every betting action so far, in order (the
-    history replayed, so facing a bet is known at each action)."""
+    """``(seat, RLCard id, betting round)`` of every betting action so far, in order (the
+    history replayed, so whether each action faced a bet is known)."""
     replay = state.game.new_initial_state()
     out = []
     for a in state.history():
         if not replay.is_chance_node():
-            out.append((replay.current_player(), a, rlcard_action(replay, a)))
+            rnd = replay.public_state()["round"]
+            out.append((replay.current_player(), rlcard_action(replay, a), rnd))
         replay.apply_action(a)
     return out
 
@@ -267,10 +268,10 @@ def to_rlcard_state(state: State, small_blind: int = 0) -> dict[str, Any]:
     betting = _betting(state)
     if env_id == "no-limit-holdem":
         raw_legal: list[Any] = [Action(i) for i in legal_ids]
-        record: list[tuple[int, Any]] = [(pid(s), Action(i)) for s, _, i in betting]
+        record: list[tuple[int, Any]] = [(pid(s), Action(i)) for s, i, _ in betting]
     else:
         raw_legal = [NAMES[i] for i in legal_ids]
-        record = [(pid(s), NAMES[i]) for s, _, i in betting]
+        record = [(pid(s), NAMES[i]) for s, i, _ in betting]
     raw: dict[str, Any] = {"hand": hand[0] if env_id == "leduc-holdem" else hand}
     if env_id == "leduc-holdem":
         raw["public_card"] = board[0] if board else None
@@ -286,9 +287,9 @@ def to_rlcard_state(state: State, small_blind: int = 0) -> dict[str, Any]:
         obs[21 + sum(by_pid) - raw["my_chips"]] = 1
         raw["current_player"] = pid(p)
     elif env_id == "limit-holdem":
-        raises = [0] * 4
-        for rnd, count in enumerate(_raises_by_round(state)):
-            raises[rnd] = count
+        raises = [0] * 4  # RLCard's raise_nums: raises per street (blinds are not raises)
+        for _, rl_id, rnd in betting:
+            raises[rnd] += rl_id == _NAME_ID["raise"]
         raw["raise_nums"] = raises
         obs = np.zeros(72)
         obs[[_card_index(game, c) for c in board + hand]] = 1
@@ -311,17 +312,6 @@ def to_rlcard_state(state: State, small_blind: int = 0) -> dict[str, Any]:
         "raw_legal_actions": list(raw_legal),
         "action_record": record,
     }
-
-
-def _raises_by_round(state: State) -> list[int]:
-    """Raises in each betting round so far (RLCard's ``raise_nums``; blinds are not raises)."""
-    counts = [0] * (state.public_state()["round"] + 1)
-    replay = state.game.new_initial_state()
-    for a in state.history():
-        if not replay.is_chance_node() and a >= 2:
-            counts[replay.public_state()["round"]] += 1
-        replay.apply_action(a)
-    return counts
 
 
 def from_rlcard_state(rl_state: dict[str, Any], game: Game) -> State:
