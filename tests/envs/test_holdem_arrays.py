@@ -85,7 +85,7 @@ def test_hands_replay_through_the_state_rules(name, params, hands, batch):
     deals = venv.deals()
     states = [_new_state(game, d, n) for d in deals]
     dealt = np.full(batch, 2 * n)
-    finished = showdowns = checked = 0
+    finished = rivers = checked = 0
     while finished < hands:
         current = np.fromiter((s.current_player() for s in states), np.int64, batch)
         np.testing.assert_array_equal(player, current)
@@ -114,13 +114,13 @@ def test_hands_replay_through_the_state_rules(name, params, hands, batch):
             result.final_obs[sample], np.reshape(want, (len(sample), n, size))
         )
         finished += len(rows)
-        showdowns += int((dealt[rows] == 2 * n + 5).sum())
+        rivers += int((dealt[rows] == 2 * n + 5).sum())  # hands that saw the river
         deals = venv.deals()
         for i in rows:
             states[i] = _new_state(game, deals[i], n)
         dealt[rows] = 2 * n
         obs, mask, player = result.obs, result.mask, result.player
-    assert showdowns > hands // 10 and checked > 1_000
+    assert rivers > hands // 10 and checked > 1_000
 
 
 def test_hand_values_order_hands_as_the_rules_evaluator():
