@@ -105,6 +105,9 @@ class NumpyCompatAgent:
         self.agent = agent
 
     def __getattr__(self, name: str) -> Any:
+        # Only reached for names this wrapper lacks; while unpickling there is no agent yet.
+        if name.startswith("__") or "agent" not in self.__dict__:
+            raise AttributeError(name)
         return getattr(self.__dict__["agent"], name)
 
     def step(self, state: dict[str, Any]) -> Any:

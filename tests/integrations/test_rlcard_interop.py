@@ -4,6 +4,8 @@ tournaments and ``SingleAgentEnv``, RLCard's tournament reproduced to the bit.""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 import rlcard
@@ -271,7 +273,9 @@ def test_rlcard_cfr_model_in_head_to_head_and_tournaments(solver):
     the exact tournament on the compiled tree."""
     model = rlcard_policy("leduc-holdem-cfr")
     first = head_to_head(LEDUC, [model, UniformRandomPolicy()], 300, seed=0)
-    again = head_to_head(LEDUC, [model, UniformRandomPolicy()], 300, seed=0)
+    # A copy as distributed workers get it (pickled) plays the same hands.
+    shipped = pickle.loads(pickle.dumps(model))
+    again = head_to_head(LEDUC, [shipped, UniformRandomPolicy()], 300, seed=0)
     assert np.array_equal(first.mean_chips, again.mean_chips)
     field = [
         Entrant("rlcard-cfr", model),
