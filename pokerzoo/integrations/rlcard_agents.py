@@ -15,6 +15,11 @@ policies, and RLCard's tournament protocol played on pokerzoo's engine.
   played by pokerzoo's engine, drawing every random number as RLCard does (cards from RLCard's
   seeded generator, the agents' own ``eval_step`` choices), so it returns RLCard's numbers.
 
+``PolicyAgent`` plays RLCard's Leduc only: RLCard's hold'em lets the player after the one who
+closed a street open the next one (and sizes no-limit raises its own way), so its histories are
+not histories of pokerzoo's hold'em and no pokerzoo state holds them. The other way needs no
+such match: every pokerzoo hold'em state gives RLCard's state dict.
+
 RLCard's agents draw their actions from NumPy's global generator (``np.random``), RLCard's
 convention. Where an agent reports probabilities (``info["probs"]``: CFR, random), pokerzoo
 samples from them with its own generators, so matches do not depend on the global state; an
