@@ -27,9 +27,12 @@ pokerzoo.errors.ConfigError: test_every must be an integer, got True
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import difflib
+import inspect
 import sys
+import textwrap
 import types
 import typing
 from collections.abc import Mapping
@@ -312,3 +315,31 @@ def _typed_error(name: str, path: Path, requirement: str, value: Any) -> ConfigE
     err = field_error(name, requirement, value)
     err.path = path  # type: ignore[attr-defined]
     return err
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """``{field name: doc}`` of a dataclass, from the string literal under each field.
+
+    >>> from pokerzoo.games.kuhn import KuhnConfig
+    >>> field_docs(KuhnConfig)["num_players"].split(",")[0]
+    'Number of players'
+
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(cls))
+    except (OSError, TypeError):  # no source shipped: fields without docs
+        return {}
+    body = ast.parse(source).body[0]
+    docs: dict[str, str] = {}
+    if not isinstance(body, ast.ClassDef):
+        return docs
+    for node, following in zip(body.body, body.body[1:]):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[node.target.id] = " ".join(following.value.value.split())
+    return docs

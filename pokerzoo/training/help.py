@@ -9,10 +9,8 @@ dict from preset name to config instance.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import importlib
-import inspect
 import textwrap
 import types
 import typing
@@ -20,33 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pokerzoo.agents.registry import AgentSpec, registered_agents
-
-
-def field_docs(cls: type) -> dict[str, str]:
-    """``{field name: doc}`` of a dataclass, from the string literal under each field.
-
-    >>> from pokerzoo.agents.cfr.mccfr import MCCFRConfig
-    >>> field_docs(MCCFRConfig)["exploration"].split(":")[0]
-    "Outcome sampling's epsilon"
-    """
-    try:
-        source = textwrap.dedent(inspect.getsource(cls))
-    except (OSError, TypeError):  # no source shipped: fields without docs
-        return {}
-    body = ast.parse(source).body[0]
-    docs: dict[str, str] = {}
-    if not isinstance(body, ast.ClassDef):
-        return docs
-    for node, following in zip(body.body, body.body[1:]):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-            and isinstance(following.value.value, str)
-        ):
-            docs[node.target.id] = " ".join(following.value.value.split())
-    return docs
+from pokerzoo.config import field_docs
 
 
 @dataclasses.dataclass(frozen=True)
