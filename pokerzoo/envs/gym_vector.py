@@ -122,6 +122,8 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         self._groups = list({id(o): o for o in self._opponents}.values())
 
         self._venv = VectorPokerEnv(self.game, num_envs, backend=backend, final_observations=True)
+        self.backend = self._venv.backend
+        """``"arrays"`` or ``"state"``: how the hands are held."""
         self.num_envs = num_envs
         self.num_players = n
         self.num_actions = int(self.single_action_space.n)  # type: ignore[attr-defined]
@@ -285,7 +287,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         # put back from the snapshot, so they lose nothing (their re-deals are undone too).
         before = venv.state_dict()
         res = venv.step(actions)
-        venv.load_state_dict(_merge_rows(venv.state_dict(), before, ~go, self.num_envs))
+        venv.load_state_dict(_merge_rows(venv.state_dict(), before, ~go))
         keep = ~go
         self._obs = np.where(keep[:, None], self._obs, res.obs)
         self._mask = np.where(keep[:, None], self._mask, res.mask)
@@ -348,19 +350,28 @@ def _generator(
     return np.random.default_rng(np.random.SeedSequence(entropy)), reported
 
 
-def _merge_rows(new: Any, old: Any, rows: np.ndarray, n: int) -> Any:
-    """``new`` with the hands in ``rows`` (bool ``[n]``) taken from ``old``: arrays and lists
-    indexed by hand are merged row by row (arrays in place: ``new`` is a fresh
-    ``state_dict``), everything else (the generator) is ``new``'s."""
-    if isinstance(new, dict):
-        return {
-            k: new[k] if k == "rng" else _merge_rows(new[k], old[k], rows, n) for k in new
-        }
-    if isinstance(new, np.ndarray) and new.ndim >= 1 and new.shape[0] == n:
-        new[rows] = old[rows]
-        return new
-    if isinstance(new, list) and len(new) == n:
-        return [o if keep else x for x, o, keep in zip(new, old, rows)]
+def _merge_rows(new: dict[str, Any], old: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
+    """``VectorPokerEnv.state_dict`` ``new`` with the hands in ``rows`` (bool) taken from
+    ``old``: the mask and every per-hand array (in place: ``new`` is a fresh copy) or list of
+    the backend's state; the generator and the rest stay ``new``'s.
+
+    Raises:
+        EnvStateError: a backend state entry that is not one row per hand (it could not be
+            held back safely).
+    """
+    n = len(rows)
+    new["mask"][rows] = old["mask"][rows]
+    hands, before = new["hands"], old["hands"]
+    for key, value in hands.items():
+        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
+            value[rows] = before[key][rows]
+        elif isinstance(value, list) and len(value) == n:
+            hands[key] = [o if keep else x for x, o, keep in zip(value, before[key], rows)]
+        else:
+            raise EnvStateError(
+                f"the backend's state {key!r} is not one row per hand; PokerVectorEnv cannot "
+                "hold hands back on it"
+            )
     return new
 
 

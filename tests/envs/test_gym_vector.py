@@ -169,18 +169,22 @@ def _always_raise(mask: np.ndarray) -> np.ndarray:
     ("leduc_holdem_v0", {"seat": "random"}),
     ("leduc_holdem_v0", {"seat": 1, "num_players": 3}),
     ("kuhn_poker_v0", {"seat": 0}),
+    ("kuhn_poker_v0", {"seat": 1, "backend": "state"}),  # held-back hands replayed as States
 ])
 def test_rewards_match_single_agent_env(env: str, kwargs: dict) -> None:
     """Same learner, same opponent: the mean reward per hand agrees within the 99.9% band."""
+    kwargs = dict(kwargs)
     learner = (lambda m: _always_raise(m)) if env.startswith("leduc") else (
         lambda m: np.ones(len(m), np.int64) if m.ndim == 2 else 1
     )
     envs = PokerVectorEnv(2_000, env, opponent="random", **kwargs)
+    assert envs.backend == kwargs.get("backend", "arrays")
     obs, infos = envs.reset(seed=0)
     vec = []
     while len(vec) < 20_000:
         obs, rew, term, trunc, infos = envs.step(learner(infos["action_mask"]))
         vec += rew[term].tolist()
+    kwargs.pop("backend", None)
     single = SingleAgentEnv(env, opponent="random", **kwargs)
     one = []
     obs, info = single.reset(seed=0)
@@ -246,3 +250,21 @@ def test_opponents_of_every_batched_kind() -> None:
         PokerVectorEnv(2, "kuhn_poker_v0", seat=2)
     with pytest.raises(ConfigError, match="draws nothing"):
         PokerVectorEnv(2, "kuhn_poker_v0", render_mode="human")
+
+
+def test_kuhn_showdowns_pay_the_higher_card() -> None:
+    """Both seats always bet: every hand is one learner step and a showdown for 2 chips that
+    the learner wins exactly when its card (in its final tensor) beats the opponent's."""
+    always_bet = lambda obs, info: np.ones(len(info["seat"]), np.int64)  # noqa: E731
+    envs = PokerVectorEnv(256, "kuhn_poker_v0", opponent=always_bet, seat="random")
+    obs, infos = envs.reset(seed=5)
+    for step in range(6):
+        obs, rew, term, trunc, infos = envs.step(np.ones(256, np.int64))
+        if step % 2:  # the steps that reset: reward 0, a new hand
+            assert not term.any() and (rew == 0).all()
+            continue
+        assert term.all() and set(np.abs(rew).tolist()) == {2.0}
+        card = obs[:, 2:5].argmax(axis=1)
+        assert (rew[card == 2] == 2).all() and (rew[card == 0] == -2).all()
+        assert (obs[:, 5:][:, 1::2].sum(axis=1) == 2).all()  # two bets in the betting record
+        np.testing.assert_array_equal(obs[:, :2].argmax(axis=1), infos["seat"])
