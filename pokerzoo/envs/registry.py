@@ -63,10 +63,20 @@ _TABLE = (
     _row("no_limit_holdem", "pokerzoo/no_limit_holdem-v0", "pokerzoo/NoLimitHoldem-v0"),
     _row("unknown_kuhn_poker", "pokerzoo/unknown_kuhn_poker-v0"),
     _row("unknown_leduc_holdem", "pokerzoo/unknown_leduc_holdem-v0"),
-    # A drop-in for PettingZoo's classic leduc_holdem_v4 (RLCard's Leduc).
+    # Drop-ins for PettingZoo's classic leduc_holdem_v4, texas_holdem_v4 and
+    # texas_holdem_no_limit_v6 (RLCard's games).
     EnvSpec(
-        "classic_leduc_holdem_v4", "pokerzoo.integrations.pettingzoo_classic", "leduc_holdem",
-        "pokerzoo/classic_leduc_holdem-v4",
+        "classic_leduc_holdem_v4", "pokerzoo.integrations.pettingzoo_classic.leduc_holdem_v4",
+        "leduc_holdem", "pokerzoo/classic_leduc_holdem-v4",
+    ),
+    EnvSpec(
+        "classic_texas_holdem_v4", "pokerzoo.integrations.pettingzoo_classic.texas_holdem_v4",
+        "limit_holdem", "pokerzoo/classic_texas_holdem-v4",
+    ),
+    EnvSpec(
+        "classic_texas_holdem_no_limit_v6",
+        "pokerzoo.integrations.pettingzoo_classic.texas_holdem_no_limit_v6", "no_limit_holdem",
+        "pokerzoo/classic_texas_holdem_no_limit-v6",
     ),
 )
 

@@ -60,7 +60,9 @@ def test_pickle_and_deepcopy(name: str) -> None:
     restored = pickle.loads(pickle.dumps(env))
     assert restored.game == env.game and restored.illegal_action == "penalize"
     restored.reset(seed=5)
-    assert restored.agent_selection == "player_0"
+    # PettingZoo's no-limit env (and its drop-in) seats the dealer by the seed.
+    first = "player_1" if name == "classic_texas_holdem_no_limit_v6" else "player_0"
+    assert restored.agent_selection == first
 
 
 def test_registries() -> None:

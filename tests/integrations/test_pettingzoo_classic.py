@@ -14,7 +14,8 @@ from pettingzoo.test import api_test
 
 import pokerzoo
 from pokerzoo.errors import ConfigError, IllegalActionError
-from pokerzoo.integrations.pettingzoo_classic import leduc_holdem_v4
+from pokerzoo.integrations.pettingzoo_classic import leduc_holdem_v4, testing
+from pokerzoo.integrations.pettingzoo_classic.testing import assert_same_view
 
 # RLCard's cards as our card ids (rank * 2 + suit; suits S, H; ranks J, Q, K).
 RLCARD_CARD = {f"{s}{r}": 2 * "JQK".index(r) + "SH".index(s) for r in "JQK" for s in "SH"}
@@ -37,61 +38,28 @@ def our_deal(env) -> tuple[list[int], int | None]:
     return hands, public[0] if public else None
 
 
-def assert_same_view(theirs, ours) -> None:
-    assert ours.agents == theirs.agents
-    assert ours.agent_selection == theirs.agent_selection
-    assert ours.rewards == theirs.rewards
-    assert ours._cumulative_rewards == theirs._cumulative_rewards
-    assert ours.terminations == theirs.terminations
-    assert ours.truncations == theirs.truncations
-    assert ours.infos == theirs.infos
-    for agent in theirs.agents:
-        want, got = theirs.observe(agent), ours.observe(agent)
-        assert got["observation"].dtype == want["observation"].dtype
-        assert got["action_mask"].dtype == want["action_mask"].dtype
-        np.testing.assert_array_equal(got["observation"], want["observation"])
-        np.testing.assert_array_equal(got["action_mask"], want["action_mask"])
+def same_deal(theirs, ours) -> None:
+    assert our_deal(ours) == rlcard_deal(theirs)
 
 
 def replay(seed: int, rng: np.random.Generator, make=leduc_holdem_v4.env, hands: int = 1):
     """Play ``hands`` hands from ``reset(seed)`` in both envs with the same random legal
-    actions, comparing everything at every step; the rewards each hand ended with."""
-    theirs, ours = pz_leduc.env(), make()
-    ends = []
-    for hand in range(hands):
-        reset_seed = seed if hand == 0 else None
-        theirs.reset(seed=reset_seed)
-        ours.reset(seed=reset_seed)
-        assert our_deal(ours)[0] == rlcard_deal(theirs)[0]
-        while theirs.agents:
-            assert_same_view(theirs, ours)
-            obs, reward, terminated, truncated, info = theirs.last()
-            assert ours.last()[1:] == (reward, terminated, truncated, info)
-            if terminated or truncated:
-                action = None
-                ends.append(dict(theirs.rewards))
-            else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
-            if theirs.agents:
-                assert our_deal(ours) == rlcard_deal(theirs)
-        assert_same_view(theirs, ours)
-        assert ours.agent_selection == theirs.agent_selection
-    return ends
+    actions, comparing everything (the cards too) at every step; each hand's rewards."""
+    return testing.replay(pz_leduc.env(), make(), seed, rng, hands, check=same_deal)
 
 
 @pytest.mark.parametrize("seed", range(0, 400, 40))
 def test_same_seed_same_hands_observations_masks_and_rewards(seed: int) -> None:
     rng = np.random.default_rng(seed)
     ends = [end for s in range(seed, seed + 40) for end in replay(s, rng)]
-    # The hands cover both small blinds, folds and showdowns, wins, losses and ties.
-    assert {r for end in ends for r in end.values()} >= {-1.0, 1.0, 0.0}
+    # The hands cover both small blinds, folds and showdowns, wins and losses.
+    assert {r for end in ends for r in end.values()} >= {-1.0, 1.0}
     assert any(abs(r) > 2 for end in ends for r in end.values())
 
 
 def test_unseeded_resets_continue_the_same_deals() -> None:
-    replay(7, np.random.default_rng(0), hands=30)
+    ends = replay(7, np.random.default_rng(0), hands=300)
+    assert {0.0} in [set(end.values()) for end in ends]  # a split pot
 
 
 def test_raw_envs_agree_on_legal_play() -> None:

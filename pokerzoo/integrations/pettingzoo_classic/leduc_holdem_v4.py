@@ -6,7 +6,9 @@ Leduc hold'em): code and policies written for PettingZoo's env run unchanged. It
 acts first, fold offered at every decision, round two opened by the player after the one who
 closed round one), which is replay-checked against RLCard's own game.
 
-Registered as ``pokerzoo.make("classic_leduc_holdem_v4")`` and
+``from pokerzoo.integrations.pettingzoo_classic import leduc_holdem_v4`` has the same face as
+``from pettingzoo.classic import leduc_holdem_v4``. Registered as
+``pokerzoo.make("classic_leduc_holdem_v4")`` and
 ``pettingzoo.make("aec", "pokerzoo/classic_leduc_holdem-v4")``.
 
 What is the same as PettingZoo's ``leduc_holdem_v4``:
@@ -48,7 +50,7 @@ illegal action in ``raw_env``  RLCard plays check (fold when   raises ``IllegalA
 extra attributes               ``env`` (RLCard's env)          ``game``, ``game_state``
 =============================  ==============================  ====================================
 
->>> env = leduc_holdem_v4.env()
+>>> env = env()
 >>> env.reset(seed=0)
 >>> env.agent_selection
 'player_0'
@@ -58,21 +60,21 @@ extra attributes               ``env`` (RLCard's env)          ``game``, ``game_
 
 from __future__ import annotations
 
-import copy
-from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from rlcard.utils import seeding
 
-from pokerzoo.errors import ConfigError, IllegalActionError
 from pokerzoo.games.base import CHANCE, TERMINAL
 from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, RAISE, LeducHoldem, LeducState
+from pokerzoo.integrations.pettingzoo_classic._base import (
+    ClassicPokerEnv,
+    classic_metadata,
+    rlcard_deal,
+    wrap,
+)
 
 # RLCard's action ids (rlcard.envs.leducholdem: ['call', 'raise', 'fold', 'check']).
 RL_CALL, RL_RAISE, RL_FOLD, RL_CHECK = 0, 1, 2, 3
@@ -85,15 +87,10 @@ _NUM_SUITS = 2
 _MY_CHIPS, _OTHER_CHIPS, _PUBLIC = 6, 21, 3
 
 
-class LeducHoldemV4(AECEnv, EzPickle):
+class LeducHoldemV4(ClassicPokerEnv):
     """PettingZoo's ``leduc_holdem_v4`` (RLCard's Leduc) on pokerzoo's engine; see the module."""
 
-    metadata: dict[str, Any] = {
-        "render_modes": ["human", "rgb_array", "ansi"],
-        "name": "leduc_holdem_v4",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata: ClassVar[dict[str, Any]] = classic_metadata("leduc_holdem_v4")
 
     def __init__(
         self,
@@ -105,67 +102,53 @@ class LeducHoldemV4(AECEnv, EzPickle):
         # illegal_action only records what env()'s wrapper does ("penalize") for pokerzoo's
         # table; this class itself always raises on an illegal action.
         EzPickle.__init__(self, render_mode, screen_height, illegal_action=illegal_action)
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                f"got {render_mode!r}"
-            )
-        self.render_mode = render_mode
-        self.screen_height = screen_height
         self.illegal_action = illegal_action
         self.game = LeducHoldem(**LEDUC_VARIANTS["rlcard"])
-        self.num_players = 2
-        self.agents = [f"player_{i}" for i in range(self.num_players)]
-        self.possible_agents = self.agents[:]
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._rng, _ = seeding.np_random(None)
+        super().__init__(
+            2,
+            render_mode,
+            screen_height,
+            spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+            NUM_ACTIONS,
+        )
         self._big_blind = self.game.config.big_blind
         self._small_blind = 0  # the agent in our seat 0 (the small blind) this hand
         self._deck: list[int] = []
         self.game_state: LeducState = self.game.new_initial_state()
-        self.next_legal_moves: list[int] = []
 
-    # PettingZoo API ------------------------------------------------------------------------------
+    # Hooks ---------------------------------------------------------------------------------------
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new hand; ``seed`` deals as PettingZoo's env does with the same seed."""
-        if seed is not None:
-            self._rng, _ = seeding.np_random(seed)
+    def _new_hand(self) -> int:
         # RLCard's order of draws: shuffle the deck, deal each player the last card in turn,
         # then draw the small blind; the public card is the next card off the deck.
-        deck = list(_RLCARD_DECK)
-        self._rng.shuffle(deck)
-        hands = [deck.pop() for _ in range(self.num_players)]
+        hands, self._deck = rlcard_deal(self._rng, _RLCARD_DECK, self.num_players, 1)
         self._small_blind = int(self._rng.randint(0, self.num_players))
-        self._deck = deck
         state = self.game.new_initial_state()
         for seat in range(self.num_players):
-            state.apply_action(hands[self._agent_index(seat)])
+            state.apply_action(hands[self._agent_index(seat)][0])
         self.game_state = state
-        self.agents = self.possible_agents[:]
-        self.agent_selection = self._agent_of(state.current_player())
-        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
-        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.next_legal_moves = self._legal_ids()
+        return self._agent_index(state.current_player())
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """RLCard's 36-dim vector for ``agent``; the mask is that of the agent to act."""
-        seat = self._seat_of(self.possible_agents.index(agent))
+    def _play(self, action: int) -> int:
+        state = self.game_state
+        acted = self._agent_index(state.current_player())
+        state.apply_action(self._to_ours(action))
+        if state.current_player() == CHANCE:
+            state.apply_action(self._deck.pop())
+        if state.current_player() == TERMINAL:
+            # RLCard's turn pointer moves on past the last actor when the hand ends.
+            return (acted + 1) % self.num_players
+        return self._agent_index(state.current_player())
+
+    def _hand_over(self) -> bool:
+        return self.game_state.current_player() == TERMINAL
+
+    def _payoffs(self) -> list[float]:
+        returns = self.game_state.returns()
+        return [returns[self._seat_of(i)] / self._big_blind for i in range(self.num_players)]
+
+    def _observation(self, agent_index: int) -> np.ndarray:
+        seat = self._seat_of(agent_index)
         state = self.game_state
         obs = np.zeros(OBS_SIZE, np.float32)
         obs[state.private_cards()[seat][0] // _NUM_SUITS] = 1
@@ -175,71 +158,15 @@ class LeducHoldemV4(AECEnv, EzPickle):
         mine = public["contributions"][seat]
         obs[_MY_CHIPS + mine] = 1
         obs[_OTHER_CHIPS + public["pot"] - mine] = 1
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        mask[self.next_legal_moves] = 1
-        return {"observation": obs, "action_mask": mask}
+        return obs
 
-    def step(self, action: int) -> None:
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
-        state = self.game_state
-        state.apply_action(self._to_ours(action))
-        if state.current_player() == CHANCE:
-            state.apply_action(self._deck.pop())
-        acted = self.possible_agents.index(self.agent_selection)
-        if state.current_player() == TERMINAL:
-            returns = state.returns()
-            self.rewards = {
-                self._agent_of(seat): returns[seat] / self._big_blind
-                for seat in range(self.num_players)
-            }
-            self.next_legal_moves = []
-            self.terminations = {a: True for a in self.agents}
-            self.truncations = {a: False for a in self.agents}
-            # RLCard's turn pointer moves on past the last actor when the hand ends.
-            next_agent = self.possible_agents[(acted + 1) % self.num_players]
-        else:
-            self.next_legal_moves = self._legal_ids()
-            next_agent = self._agent_of(state.current_player())
-        self._cumulative_rewards[self.agent_selection] = 0
-        self.agent_selection = next_agent
-        self._accumulate_rewards()
-        self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> np.ndarray | str | None:
-        """``"human"`` prints the table as text, ``"ansi"`` returns the text, ``"rgb_array"``
-        returns it drawn as an image."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        from pokerzoo.envs.rendering import render_text, text_to_rgb
+    def _table_text(self) -> str:
+        from pokerzoo.envs.rendering import render_text
 
         state = self.game_state
         viewer = None if state.is_terminal() else state.current_player()
         names = [self._agent_of(seat) for seat in range(self.num_players)]
-        text = render_text(self.game, state, viewer, names)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text if self.render_mode == "ansi" else text_to_rgb(text)
-
-    def close(self) -> None:
-        pass
-
-    def __deepcopy__(self, memo: dict) -> LeducHoldemV4:
-        # A full copy of the running hand (PettingZoo's RLCard env cannot be deep-copied);
-        # pickling rebuilds a fresh env from the arguments (EzPickle). The game is immutable.
-        memo[id(self.game)] = self.game
-        new = type(self).__new__(type(self))
-        memo[id(self)] = new
-        for key, value in self.__dict__.items():
-            setattr(new, key, copy.deepcopy(value, memo))
-        return new
+        return render_text(self.game, state, viewer, names)
 
     # Seats ---------------------------------------------------------------------------------------
     # Our seat 0 is the small blind; RLCard's small blind is agent ``_small_blind``.
@@ -261,22 +188,15 @@ class LeducHoldemV4(AECEnv, EzPickle):
 
     def _legal_ids(self) -> list[int]:
         """RLCard's ids of the legal actions, in RLCard's order (call, raise, fold, check)."""
-        ours = self.game_state.legal_actions()
-        ids = [self._to_rlcard(a) for a in ours]
-        return sorted(ids)
+        return sorted(self._to_rlcard(a) for a in self.game_state.legal_actions())
 
     def _to_rlcard(self, action: int) -> int:
         if action == CALL:
             return RL_CALL if self._facing_bet() else RL_CHECK
         return RL_RAISE if action == RAISE else RL_FOLD
 
-    def _to_ours(self, action: Any) -> int:
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(action, self.next_legal_moves, self.agent_selection) from None
-        if index != action or index not in self.next_legal_moves:
-            raise IllegalActionError(action, self.next_legal_moves, self.agent_selection)
+    @staticmethod
+    def _to_ours(index: int) -> int:
         if index in (RL_CALL, RL_CHECK):
             return CALL
         return RAISE if index == RL_RAISE else FOLD
@@ -290,12 +210,4 @@ def raw_env(render_mode: str | None = None, screen_height: int | None = 1000) ->
 def env(render_mode: str | None = None, screen_height: int | None = 1000) -> AECEnv:
     """The env wrapped as PettingZoo's ``leduc_holdem_v4.env()``: an illegal action ends the
     hand with reward -1 for the agent that played it."""
-    base = LeducHoldemV4(render_mode, screen_height, illegal_action="penalize")
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(base, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-leduc_holdem_v4 = SimpleNamespace(env=env, raw_env=raw_env, LeducHoldemV4=LeducHoldemV4)
-"""``from pokerzoo.integrations.pettingzoo_classic import leduc_holdem_v4``: the same face as
-``from pettingzoo.classic import leduc_holdem_v4``."""
+    return wrap(LeducHoldemV4(render_mode, screen_height, illegal_action="penalize"))
