@@ -268,3 +268,30 @@ def test_kuhn_showdowns_pay_the_higher_card() -> None:
         assert (rew[card == 2] == 2).all() and (rew[card == 0] == -2).all()
         assert (obs[:, 5:][:, 1::2].sum(axis=1) == 2).all()  # two bets in the betting record
         np.testing.assert_array_equal(obs[:, :2].argmax(axis=1), infos["seat"])
+
+
+def test_agents_and_sb3_models_as_batched_opponents() -> None:
+    from gymnasium import spaces
+
+    from pokerzoo.agents.registry import make_agent
+
+    cfr = make_agent("cfr", load_game("kuhn_poker"))
+    cfr.iterate(10)
+    envs = PokerVectorEnv(8, "kuhn_poker_v0", opponent=cfr, seat=1)
+    assert isinstance(envs._opponents[0], TableLookup)  # the agent's policy() table, read once
+    envs.reset(seed=0)
+
+    class Model:  # Stable-Baselines3's face: a batched predict, here always "fold" (illegal)
+        observation_space = spaces.Box(0.0, 1.0, (60,))
+        batches: list[int] = []
+
+        def predict(self, obs, deterministic=True):
+            self.batches.append(len(obs))
+            return np.zeros(len(obs), np.int64), None
+
+    model = Model()
+    envs = PokerVectorEnv(16, "leduc_holdem_v0", opponent=model, seat=1)
+    obs, infos = envs.reset(seed=0)
+    assert model.batches == [16]  # one call for every hand; its illegal folds replaced
+    assert (obs[:, 24:27].sum(axis=1) == 1).all()  # the opponent's first action is recorded
+    assert (obs[:, 24] == 0).all()
