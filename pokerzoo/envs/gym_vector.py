@@ -188,10 +188,10 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
                 f"{actions.dtype}"
             )
         resetting = self._autoreset.copy()
-        self._new_hands(resetting & ~self._dead)  # dead hands draw a seat once played out
         inside = (actions >= 0) & (actions < self.num_actions)
         if not inside[~resetting].all():
             raise ConfigError(f"actions must lie in 0..{self.num_actions - 1}")
+        self._new_hands(resetting & ~self._dead)  # dead hands draw a seat once played out
         legal = np.zeros(self.num_envs, bool)
         legal[inside] = self._mask[np.flatnonzero(inside), actions[inside]] > 0
         illegal = ~resetting & ~legal
