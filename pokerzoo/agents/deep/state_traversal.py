@@ -292,12 +292,10 @@ class StateDeepCFR(DeepCFR):
             )
         check(frontier >= 1, "frontier", ">= 1", frontier)
         self.workers, self.executor, self.frontier = 1, executor, int(frontier)
-        self.game = game
-        self.seed = int(seed)
+        self.game, self.seed, self._iteration = game, int(seed), 0
         self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
         self.device = resolve_device(self.config.device)
         self.rng = np.random.default_rng(seed)
-        self._iteration = 0
         self.num_players = game.num_players
         self.num_actions = game.num_distinct_actions
         self._layout = game.information_state_layout
@@ -317,8 +315,13 @@ class StateDeepCFR(DeepCFR):
         self.advantage_nets = [None] * self.num_players
         self._sigma = np.zeros((0, A))  # no table: strategies come from the networks
         self._policy_cache = None
-        self.nodes_touched = 0
-        """Decision and terminal states visited by the traversals so far (not checkpointed)."""
+        # Decision and terminal states visited so far (``nodes_touched``; not checkpointed).
+        self._nodes = np.zeros(1, dtype=np.int64)
+
+    @property
+    def nodes_touched(self) -> int:
+        """Decision and terminal states visited by this agent's traversals (not checkpointed)."""
+        return int(self._nodes[0])
 
     def traversal_strategy(self) -> NetworkStatePolicy:
         """The current strategy (regret matching on the advantage networks)."""
@@ -329,7 +332,7 @@ class StateDeepCFR(DeepCFR):
             self.game, self.traversal_strategy().probabilities, p, self.config.traversals,
             self.rng, frontier=self.frontier,
         )
-        self.nodes_touched += samples.nodes
+        self._nodes[0] += samples.nodes
         for memory, x, mask, value in (
             (self.advantage_memories[p], samples.tensors, samples.masks, samples.regrets),
             (self.strategy_memory, samples.strategy_tensors, samples.strategy_masks,
