@@ -46,6 +46,7 @@ from pettingzoo import AECEnv
 from pokerzoo.envs import batch_opponents
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.errors import ConfigError, EnvStateError
+from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
 
 ObsType = Literal["box", "dict", "flat"]
 
@@ -56,7 +57,8 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
     Args:
         num_envs: hands played at once.
         env: a named env (``"leduc_holdem_v0"``) or an AEC env instance (then ``env_kwargs``
-            must be empty); only its game and ``illegal_reward`` are used.
+            must be empty); only its game and ``illegal_reward`` are used. Unknown-environment
+            envs are refused (their hands are paid from a hidden model through the AEC env).
         opponent: one opponent for every other seat, or a list with one per other seat in seat
             order (see ``pokerzoo.envs.batch_opponents`` for what is accepted).
         seat: the learner's seat, or ``"random"`` for a new seat every hand.
@@ -94,6 +96,13 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         elif env_kwargs:
             raise TypeError(f"env_kwargs {sorted(env_kwargs)} need a named env, not an instance")
         aec = env.unwrapped
+        if isinstance(aec.game, AgentGameView | UnknownPokerGame):
+            # The AEC env samples d* through its own hooks; VectorPokerEnv on its game would
+            # deal from a belief, and held-back hands (a filler move, undone) could be paid.
+            raise ConfigError(
+                f"{aec.game.name} samples a hidden environment: play it with SingleAgentEnv "
+                "or VectorPokerEnv on the game's interaction view"
+            )
         self.game = aec.game
         self.illegal_reward = float(aec.illegal_reward)
         agents = list(env.possible_agents)

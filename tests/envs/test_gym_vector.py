@@ -248,6 +248,8 @@ def test_opponents_of_every_batched_kind() -> None:
         PokerVectorEnv(2, "kuhn_poker_v0", opponent=lambda o, i: "x", seat=1).reset(seed=0)
     with pytest.raises(ConfigError, match="seat must be"):
         PokerVectorEnv(2, "kuhn_poker_v0", seat=2)
+    with pytest.raises(ConfigError, match="samples a hidden environment"):
+        PokerVectorEnv(2, "unknown_kuhn_poker_v0")
     with pytest.raises(ConfigError, match="draws nothing"):
         PokerVectorEnv(2, "kuhn_poker_v0", render_mode="human")
 
