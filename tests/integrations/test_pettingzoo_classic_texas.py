@@ -263,15 +263,41 @@ def test_illegal_actions(rules: str) -> None:
         raw.step(3)  # check, facing the big blind
     with pytest.raises(IllegalActionError):
         raw.step("call")
-    # env(): an illegal action ends the hand with -1 for the agent that played it.
-    theirs, mine = pz_limit.env(), texas_holdem_v4.env(rules=rules)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for env in (theirs, mine):
-            env.reset(seed=0)
-            env.step(3)
-    assert_same_view(theirs, mine)
-    assert sorted(mine.rewards.values()) == [-1, 0]
+
+
+@pytest.mark.parametrize("game", ["limit", "no_limit"])
+def test_env_penalizes_illegal_actions_as_pettingzoos_wrappers(game: str) -> None:
+    # Illegal moves mid-hand end it with -1 for the mover and the agents then step out as in
+    # PettingZoo's wrapped env; actions out of range and calls out of order fail alike.
+    pz, ours = ENVS[game]
+    rng = np.random.default_rng(5)
+    played = set()
+    for seed in range(40):
+        theirs, mine = pz.env(num_players=3), ours.env(num_players=3, rules="rlcard")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for env in (theirs, mine):
+                env.reset(seed=seed)
+            while theirs.agents:
+                obs, _, done, _, _ = theirs.last()
+                illegal = np.flatnonzero(obs["action_mask"] == 0)
+                if done:
+                    action = None
+                elif len(illegal) and rng.random() < 0.2:
+                    action = int(rng.choice(illegal))
+                    played.add(action)
+                else:
+                    action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                theirs.step(action)
+                mine.step(action)
+                assert_same_view(theirs, mine)
+    assert len(played) >= 2
+    for env in (pz.env(), ours.env()):
+        with pytest.raises(AssertionError, match="reset"):
+            env.step(0)
+        env.reset(seed=0)
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(9)
 
 
 def test_render_modes(capsys) -> None:

@@ -5,6 +5,12 @@ seeded generator, rendering and the wrappers of ``env()``.
 A subclass deals a hand and plays its actions through five hooks (``_new_hand``, ``_play``,
 ``_legal_ids``, ``_payoffs``, ``_observation``) and draws it with ``_table_text``; the
 invariants (an illegal action, a step after the end, masks at the end) are enforced here once.
+
+PettingZoo's ``env()`` stacks ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
+``OrderEnforcingWrapper``; every attribute read then climbs three wrappers, which costs more
+than the hand itself. Here the first two are done by the env's own ``step``
+(``illegal_action="penalize"``, with the same rewards, terminations, truncations and warning)
+and only ``OrderEnforcingWrapper`` wraps it.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 from rlcard.utils import seeding
 
 from pokerzoo.errors import ConfigError, IllegalActionError
@@ -49,8 +56,14 @@ class ClassicPokerEnv(AECEnv, EzPickle):
         screen_height: int | None,
         observation: spaces.Box,
         num_actions: int,
+        illegal_action: str,
     ) -> None:
         super().__init__()
+        if illegal_action not in ("raise", "penalize"):
+            raise ConfigError(
+                f"illegal_action must be 'raise' or 'penalize', got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, "
@@ -134,7 +147,17 @@ class ClassicPokerEnv(AECEnv, EzPickle):
         }
 
     def step(self, action: int) -> None:
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if self.illegal_action == "penalize":  # PettingZoo's two wrappers, see the module
+            in_space = (
+                type(action) is int and 0 <= action < self.num_actions  # the common case
+            ) or self.action_spaces[agent].contains(action)
+            assert (action is None and done) or in_space, "action is not in action space"
+            if not done and action not in self.next_legal_moves:
+                self._end_by_illegal_move(agent)
+                return
+        if done:
             self._was_dead_step(action)
             return
         nxt = self._play(self._checked(action))
@@ -182,6 +205,18 @@ class ClassicPokerEnv(AECEnv, EzPickle):
             setattr(new, key, copy.deepcopy(value, memo))
         return new
 
+    def _end_by_illegal_move(self, agent: str) -> None:
+        """``TerminateIllegalWrapper(illegal_reward=-1)``: every agent terminated and
+        truncated, -1 to the agent that moved, 0 to the others."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     def _checked(self, action: Any) -> int:
         """``action`` as an int if it is legal, else ``IllegalActionError`` naming the legal
         ids (PettingZoo's RLCard env would play check or fold instead)."""
@@ -208,9 +243,8 @@ def rlcard_deal(
     return hands, cards
 
 
-def wrap(base: AECEnv) -> AECEnv:
-    """PettingZoo's classic ``env()`` wrappers: an illegal action ends the hand with reward -1
-    for the agent that played it."""
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(base, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+def order_enforced(base: ClassicPokerEnv) -> AECEnv:
+    """``base`` (made with ``illegal_action="penalize"``) as PettingZoo's classic ``env()``
+    returns it: calls out of order raise, an illegal action ends the hand with reward -1 for
+    the agent that played it."""
+    return wrappers.OrderEnforcingWrapper(base)

@@ -74,23 +74,21 @@ class EngineHand:
                 state.apply_action(card)
         self.raise_nums = [0, 0, 0, 0]
         self.to_act = (small_blind + state.current_player()) % n
-        self._view()
-
-    def _view(self) -> None:
-        """Read the public view once per action (observations of every agent share it)."""
-        pub = self.state.public_state()
-        n, sb = self.num_players, self._sb
-        contributions = pub["contributions"]
-        self.in_chips = [contributions[(i - sb) % n] for i in range(n)]
-        self.folded = [pub["folded"][(i - sb) % n] for i in range(n)]
-        self.board: list[int] = pub["public_cards"]
+        # What observations read, kept here per agent as the hand goes (cheaper than the
+        # state's public view at every step): chips put in, folds, the board.
+        cfg = game.config
+        self.in_chips = [cfg.ante] * n
+        self.in_chips[small_blind] += cfg.small_blind
+        self.in_chips[(small_blind + 1) % n] += cfg.big_blind
+        self.folded = [False] * n
+        self.board: list[int] = []
 
     def legal_ids(self) -> list[int]:
         ours = self.state.legal_actions()
         if not self.limit:
             return ours  # the same ids: fold, check/call, half pot, pot, all-in
-        facing = self.in_chips[self.to_act] < max(self.in_chips)
-        named = {_FOLD: L_FOLD, _CALL: L_CALL if facing else L_CHECK, _RAISE: L_RAISE}
+        call = L_CALL if self.state.amount_to_call() > 0 else L_CHECK
+        named = {_FOLD: L_FOLD, _CALL: call, _RAISE: L_RAISE}
         return sorted(named[a] for a in ours)
 
     def apply(self, action: int) -> None:
@@ -100,10 +98,15 @@ class EngineHand:
                 self.raise_nums[_BOARD_ROUND[len(self.board)]] += 1
             action = {L_FOLD: _FOLD, L_RAISE: _RAISE}.get(action, _CALL)
         acted = self.to_act
+        pot = state.pot()
         state.apply_action(action)
+        self.in_chips[acted] += state.pot() - pot
+        if action == _FOLD:
+            self.folded[acted] = True
         while state.current_player() == CHANCE:
-            state.apply_action(self._deck.pop())
-        self._view()
+            card = self._deck.pop()
+            state.apply_action(card)
+            self.board.append(card)
         n = self.num_players
         if state.current_player() == TERMINAL:
             # RLCard's turn pointer moves on to the next player who has not folded.
@@ -151,8 +154,7 @@ class HoldemClassicEnv(ClassicPokerEnv):
         stack: int | None = None,
         illegal_action: str = "raise",
     ) -> None:
-        # illegal_action only records what env()'s wrapper does ("penalize") for pokerzoo's
-        # table; this class itself always raises on an illegal action.
+        # illegal_action: "raise" (raw_env) or "penalize" (env(): PettingZoo's wrappers).
         EzPickle.__init__(
             self, num_players, render_mode, screen_height,
             rules=rules, stack=stack, illegal_action=illegal_action,
@@ -161,9 +163,11 @@ class HoldemClassicEnv(ClassicPokerEnv):
         if rules not in RULES:
             raise ConfigError(f"rules must be one of {list(RULES)}, got {rules!r}")
         self.rules = rules
-        self.illegal_action = illegal_action
         self.game = self._make_game(n, rules, stack)
-        super().__init__(n, render_mode, screen_height, self._box(), 4 if self.limit else 5)
+        num_actions = 4 if self.limit else 5
+        super().__init__(
+            n, render_mode, screen_height, self._box(), num_actions, illegal_action
+        )
         self._dealer: int | None = None
         self.hand: Hand = self._deal()
 

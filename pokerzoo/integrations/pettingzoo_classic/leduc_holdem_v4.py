@@ -31,8 +31,10 @@ What is the same as PettingZoo's ``leduc_holdem_v4``:
 * actions ``0`` call, ``1`` raise, ``2`` fold, ``3`` check; the mask of every agent shows the
   legal actions of the agent to act (all zero once the hand is over), as in PettingZoo's env;
 * rewards at the end of the hand: chips won divided by the big blind (RLCard's payoffs);
-* ``env()`` wraps ``raw_env`` in PettingZoo's ``TerminateIllegalWrapper(illegal_reward=-1)``,
-  ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as PettingZoo's ``env()`` does;
+* ``env()`` acts as PettingZoo's, whose ``raw_env`` is wrapped in
+  ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper`` and
+  ``OrderEnforcingWrapper``: ours does the first two in its own ``step`` (three wrappers cost
+  more than the hand) and is wrapped in the third;
 * arguments ``render_mode`` (``None``, ``"human"``, ``"rgb_array"``; also ``"ansi"``) and
   ``screen_height`` (kept for compatibility; the text rendering does not use it).
 
@@ -47,6 +49,7 @@ illegal action in ``raw_env``  RLCard plays check (fold when   raises ``IllegalA
 ``render_mode="rgb_array"``    pygame card images              the text table drawn as an image
 ``render_mode="ansi"``         not offered                     returns the table as text
 ``copy.deepcopy(env)``         fails (RLCard's env)            copies the running hand
+``env()``'s wrappers           the three above                 ``OrderEnforcingWrapper`` only
 extra attributes               ``env`` (RLCard's env)          ``game``, ``game_state``
 =============================  ==============================  ====================================
 
@@ -72,8 +75,8 @@ from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, RAISE, LeducHoldem,
 from pokerzoo.integrations.pettingzoo_classic._base import (
     ClassicPokerEnv,
     classic_metadata,
+    order_enforced,
     rlcard_deal,
-    wrap,
 )
 
 # RLCard's action ids (rlcard.envs.leducholdem: ['call', 'raise', 'fold', 'check']).
@@ -99,10 +102,8 @@ class LeducHoldemV4(ClassicPokerEnv):
         *,
         illegal_action: str = "raise",
     ) -> None:
-        # illegal_action only records what env()'s wrapper does ("penalize") for pokerzoo's
-        # table; this class itself always raises on an illegal action.
+        # illegal_action: "raise" (raw_env) or "penalize" (env(): PettingZoo's wrappers).
         EzPickle.__init__(self, render_mode, screen_height, illegal_action=illegal_action)
-        self.illegal_action = illegal_action
         self.game = LeducHoldem(**LEDUC_VARIANTS["rlcard"])
         super().__init__(
             2,
@@ -110,6 +111,7 @@ class LeducHoldemV4(ClassicPokerEnv):
             screen_height,
             spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
             NUM_ACTIONS,
+            illegal_action,
         )
         self._big_blind = self.game.config.big_blind
         self._small_blind = 0  # the agent in our seat 0 (the small blind) this hand
@@ -210,4 +212,4 @@ def raw_env(render_mode: str | None = None, screen_height: int | None = 1000) ->
 def env(render_mode: str | None = None, screen_height: int | None = 1000) -> AECEnv:
     """The env wrapped as PettingZoo's ``leduc_holdem_v4.env()``: an illegal action ends the
     hand with reward -1 for the agent that played it."""
-    return wrap(LeducHoldemV4(render_mode, screen_height, illegal_action="penalize"))
+    return order_enforced(LeducHoldemV4(render_mode, screen_height, illegal_action="penalize"))

@@ -32,8 +32,10 @@ What is the same as PettingZoo's ``texas_holdem_no_limit_v6``:
   hand is over);
 * rewards at the end of the hand: chips won (RLCard's payoffs; PettingZoo's page says chips/2,
   its env pays chips);
-* ``env()`` wraps ``raw_env`` in ``TerminateIllegalWrapper(illegal_reward=-1)``,
-  ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as PettingZoo's ``env()`` does;
+* ``env()`` acts as PettingZoo's, whose ``raw_env`` is wrapped in
+  ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper`` and
+  ``OrderEnforcingWrapper``: ours does the first two in its own ``step`` (three wrappers cost
+  more than the hand) and is wrapped in the third;
 * arguments ``num_players``, ``render_mode`` and ``screen_height`` (kept; the text rendering
   does not use it); ``rules`` and ``stack`` (chips each, ``None``: 200, or RLCard's 100 with
   ``rules="rlcard"``) are pokerzoo's own.
@@ -59,8 +61,8 @@ behaviour                        PettingZoo                         pokerzoo (de
 \\* fold                          offered at every decision          offered only facing a bet
 \\* first to act after the flop   the player after the dealer:       heads-up the big blind, else
                                  heads-up the small blind           the small blind
-\\* players all-in (3 or more     keep their turns (fold, call or    skipped
-  players)                       all-in of no chips)
+\\* all-in players (3+ players)   keep their turns (fold, call or    skipped
+                                 all-in of no chips)
 \\* a fold to an all-in           RLCard deals the rest of the       the hand ends there
                                  board (in the last observations)
 \\* side pots                     a pot the overall winner is not    won by the best hand among
@@ -75,6 +77,7 @@ illegal action in ``raw_env``    RLCard plays check (fold when      raises ``Ill
 ``render_mode="rgb_array"``      pygame card images                 the text table as an image
 ``render_mode="ansi"``           not offered                        returns the table as text
 ``copy.deepcopy(env)``           fails (RLCard's env)               copies the running hand
+``env()``'s wrappers             the three above                    ``OrderEnforcingWrapper`` only
 ``agent_selection`` once every   RLCard's turn pointer              the next player still in
 agent is done                                                       after the last to act (*)
 extra attributes                 ``env`` (RLCard's env)             ``game``, ``hand``, ``rules``,
@@ -97,7 +100,7 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, wrap
+from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, order_enforced
 from pokerzoo.integrations.pettingzoo_classic._holdem import HoldemClassicEnv
 
 
@@ -125,4 +128,4 @@ def raw_env(
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env(**kwargs)`` wrapped as PettingZoo's ``texas_holdem_no_limit_v6.env()``: an
     illegal action ends the hand with reward -1 for the agent that played it."""
-    return wrap(TexasHoldemNoLimitV6(**kwargs, illegal_action="penalize"))
+    return order_enforced(TexasHoldemNoLimitV6(**kwargs, illegal_action="penalize"))

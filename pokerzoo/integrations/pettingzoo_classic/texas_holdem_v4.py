@@ -31,8 +31,10 @@ What is the same as PettingZoo's ``texas_holdem_v4``:
   flop and on the flop, two on the turn and river; every agent's mask shows the legal actions
   of the agent to act (all zero once the hand is over);
 * rewards at the end of the hand: chips won divided by the big blind (RLCard's payoffs);
-* ``env()`` wraps ``raw_env`` in ``TerminateIllegalWrapper(illegal_reward=-1)``,
-  ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as PettingZoo's ``env()`` does;
+* ``env()`` acts as PettingZoo's, whose ``raw_env`` is wrapped in
+  ``TerminateIllegalWrapper(illegal_reward=-1)``, ``AssertOutOfBoundsWrapper`` and
+  ``OrderEnforcingWrapper``: ours does the first two in its own ``step`` (three wrappers cost
+  more than the hand) and is wrapped in the third;
 * arguments ``num_players``, ``render_mode`` and ``screen_height`` (kept; the text rendering
   does not use it).
 
@@ -47,8 +49,8 @@ behaviour                       PettingZoo ``texas_holdem_v4``      pokerzoo (de
 \\* first to act after the flop  the player after the one who        heads-up the big blind, else
                                 closed the last round (heads-up     the first player still in left
                                 often the small blind)              of the button
-\\* end of a betting round       after as many checks and calls      when every player still in has
-  (3 or more players)           since the last raise as there are   acted and matched the bet
+\\* end of a round (3+ players)  after as many checks and calls      when every player still in has
+                                since the last raise as there are   acted and matched the bet
                                 players at the table, folded ones
                                 counted (the raiser may act again)
 \\* odd chip of a split pot      a random winner (RLCard's           the first winner left of the
@@ -63,6 +65,7 @@ illegal action in ``raw_env``   RLCard plays check (fold when       raises ``Ill
 ``render_mode="rgb_array"``     pygame card images                  the text table as an image
 ``render_mode="ansi"``          not offered                         returns the table as text
 ``copy.deepcopy(env)``          fails (RLCard's env)                copies the running hand
+``env()``'s wrappers            the three above                     ``OrderEnforcingWrapper`` only
 ``agent_selection`` once every  RLCard's turn pointer               the next player still in
 agent is done                                                       after the last to act (*)
 extra attributes                ``env`` (RLCard's env)              ``game``, ``hand``, ``rules``
@@ -83,7 +86,7 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, wrap
+from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, order_enforced
 from pokerzoo.integrations.pettingzoo_classic._holdem import HoldemClassicEnv
 
 
@@ -109,4 +112,4 @@ def raw_env(
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env(**kwargs)`` wrapped as PettingZoo's ``texas_holdem_v4.env()``: an illegal
     action ends the hand with reward -1 for the agent that played it."""
-    return wrap(TexasHoldemV4(**kwargs, illegal_action="penalize"))
+    return order_enforced(TexasHoldemV4(**kwargs, illegal_action="penalize"))
