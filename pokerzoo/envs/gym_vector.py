@@ -287,21 +287,9 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         self, actions: np.ndarray, go: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Advance the hands in ``go`` by one action; the others stay as they are."""
-        venv = self._venv
-        if go.all():
-            res = venv.step(actions)
-            self._obs, self._mask, self._player = res.obs, res.mask, res.player
-            return res.done, res.rewards, res.final_obs
-        # VectorPokerEnv steps every hand: the others play a legal filler move and are then
-        # put back from the snapshot, so they lose nothing (their re-deals are undone too).
-        before = venv.state_dict()
-        res = venv.step(actions)
-        venv.load_state_dict(_merge_rows(venv.state_dict(), before, ~go))
-        keep = ~go
-        self._obs = np.where(keep[:, None], self._obs, res.obs)
-        self._mask = np.where(keep[:, None], self._mask, res.mask)
-        self._player = np.where(keep, self._player, res.player)
-        return res.done & go, res.rewards, res.final_obs
+        res = self._venv.step(actions, hold=None if go.all() else ~go)
+        self._obs, self._mask, self._player = res.obs, res.mask, res.player
+        return res.done, res.rewards, res.final_obs
 
     def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
         """Actions of the opponents to act in ``rows`` (one batched call per opponent)."""
@@ -357,31 +345,6 @@ def _generator(
         entropy.append(int(s))
     reported = entropy[0] if not isinstance(seed, int | np.integer) else int(seed)
     return np.random.default_rng(np.random.SeedSequence(entropy)), reported
-
-
-def _merge_rows(new: dict[str, Any], old: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
-    """``VectorPokerEnv.state_dict`` ``new`` with the hands in ``rows`` (bool) taken from
-    ``old``: the mask and every per-hand array (in place: ``new`` is a fresh copy) or list of
-    the backend's state; the generator and the rest stay ``new``'s.
-
-    Raises:
-        EnvStateError: a backend state entry that is not one row per hand (it could not be
-            held back safely).
-    """
-    n = len(rows)
-    new["mask"][rows] = old["mask"][rows]
-    hands, before = new["hands"], old["hands"]
-    for key, value in hands.items():
-        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
-            value[rows] = before[key][rows]
-        elif isinstance(value, list) and len(value) == n:
-            hands[key] = [o if keep else x for x, o, keep in zip(value, before[key], rows)]
-        else:
-            raise EnvStateError(
-                f"the backend's state {key!r} is not one row per hand; PokerVectorEnv cannot "
-                "hold hands back on it"
-            )
-    return new
 
 
 def make_vector_env(num_envs: int = 1, **kwargs: Any) -> PokerVectorEnv:

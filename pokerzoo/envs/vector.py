@@ -155,8 +155,12 @@ class VectorPokerEnv:
         self._mask = self._b.mask()
         return self._b.observations(player), self._mask.copy(), player
 
-    def step(self, actions: np.ndarray) -> VectorStep:
+    def step(self, actions: np.ndarray, hold: np.ndarray | None = None) -> VectorStep:
         """Apply one action per hand (for the seat to act) and advance every hand.
+
+        ``hold`` (``[N]`` bool) leaves the hands where it is True exactly as they are: their
+        actions are ignored, they report no reward and are not re-dealt (``PokerVectorEnv``
+        holds hands at its learner's turn while opponents act elsewhere).
 
         Raises:
             RuntimeError: before ``reset``.
@@ -172,6 +176,12 @@ class VectorPokerEnv:
                 f"of {actions.dtype}"
             )
         actions = actions.astype(np.int64, copy=False)
+        held = self._held_rows(hold)
+        if held is not None:
+            # The backends step every row: held hands take a legal filler move, undone below.
+            actions = actions.copy()
+            actions[held] = self._mask[held].argmax(axis=1)
+            kept = self._b.held(held)
         if actions.min() < 0 or actions.max() >= self.num_actions:
             raise ConfigError(f"actions must lie in 0..{self.num_actions - 1}")
         ok = self._mask[np.arange(self.num_envs), actions]
@@ -182,6 +192,10 @@ class VectorPokerEnv:
                 int(actions[i]), legal, f"hand {i} of {self.game.name} (nothing applied)"
             )
         done, rewards = self._b.apply(actions)
+        if held is not None:
+            self._b.put_back(held, kept)
+            done[held] = False
+            rewards[held] = 0.0
         rows = np.flatnonzero(done)
         final = None
         if self.final_observations:
@@ -193,6 +207,21 @@ class VectorPokerEnv:
         self._b.reset_rows(rows, self._rng)
         obs, mask, player = self._turn()
         return VectorStep(obs, mask, player, rewards, done, final)
+
+    def _held_rows(self, hold: np.ndarray | None) -> np.ndarray | None:
+        """Indices of the hands ``hold`` marks (None when there are none)."""
+        if hold is None:
+            return None
+        hold = np.asarray(hold)
+        if hold.shape != (self.num_envs,) or hold.dtype != bool:
+            raise ConfigError(f"hold must be {self.num_envs} booleans, got shape {hold.shape} "
+                              f"of {hold.dtype}")
+        if not hold.any():
+            return None
+        if self.interactions is not None:
+            raise ConfigError("hold is not offered on an unknown environment: a held hand's "
+                              "undone move could be paid from it and counted")
+        return np.flatnonzero(hold)
 
     def state_dict(self) -> dict[str, Any]:
         """The hands in flight and the generator that deals the next ones (copies; plain

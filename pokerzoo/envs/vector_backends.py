@@ -53,6 +53,15 @@ class RowArrays:
         """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
         _load_arrays(self, self.STATE, state)
 
+    def held(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """Copies of the hands in ``rows`` (indices), for ``put_back``."""
+        return {name: getattr(self, name)[rows] for name in self.STATE}
+
+    def put_back(self, rows: np.ndarray, held: Any) -> None:
+        """Restore the hands in ``rows`` from ``held``."""
+        for name, value in held.items():
+            getattr(self, name)[rows] = value
+
 
 def _permutations(rng: np.random.Generator, rows: int, deck: int, take: int) -> np.ndarray:
     # argsort of i.i.d. uniforms is a uniform random permutation per row.
@@ -331,6 +340,15 @@ class StateArrays:
             states.append(s)
         self.states = states
         self._rng = rng
+
+    def held(self, rows: np.ndarray) -> list[State]:
+        """Copies of the hands in ``rows`` (indices), for ``put_back``."""
+        return [self.states[i].clone() for i in rows]
+
+    def put_back(self, rows: np.ndarray, held: Any) -> None:
+        """Restore the hands in ``rows`` from ``held``."""
+        for i, state in zip(rows, held):
+            self.states[i] = state
 
     def _generator(self) -> np.random.Generator:
         if self._rng is None:
