@@ -11,7 +11,11 @@ One run prints a table (all measured in the same process, one after another):
 * the Gymnasium vector env ``gymnasium.make_vec("pokerzoo/LeducHoldem-v0", num_envs=1024)``
   (learner decisions per second; the opponent's moves run inside its steps);
 * batched heads-up no-limit hold'em: ``VectorPokerEnv("no_limit_holdem")`` on its array backend
-  (``HoldemArrays``) next to the ``State`` path (``backend="state"``), one thread each.
+  (``HoldemArrays``) next to the ``State`` path (``backend="state"``), one thread each;
+* the PettingZoo-classic compatible envs (``pokerzoo.integrations.pettingzoo_classic``:
+  ``leduc_holdem_v4``, ``texas_holdem_v4``, ``texas_holdem_no_limit_v6``, the hold'em ones with
+  pokerzoo's rules and with ``rules="rlcard"``) through the same AEC loop, each against
+  PettingZoo's env of the same name (``texas_holdem_v4`` measured here too).
 
 Every player picks uniformly among the legal actions with a seeded ``numpy`` Generator; only
 decisions are counted (not the ``None`` steps of finished agents). Rates are given per second
@@ -28,6 +32,7 @@ Usage: ``python bench/bench_envs.py [--seconds 3] [--num-envs 4096] [--check]``
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -152,6 +157,36 @@ def gym_vector_rate(
     return clock.rates(steps * num_envs)
 
 
+def classic_rows(
+    seconds: float, pz_leduc: tuple[float, float], pz_nolimit: tuple[float, float]
+) -> list[tuple[str, tuple[float, float], int | None, tuple[float, float]]]:
+    """Table rows of the PettingZoo-classic compatible envs, each against PettingZoo's env of
+    the same name (none without pettingzoo[classic])."""
+    try:
+        from pettingzoo.classic import texas_holdem_v4 as pz_texas
+
+        from pokerzoo.integrations.pettingzoo_classic import (
+            leduc_holdem_v4,
+            texas_holdem_no_limit_v6,
+            texas_holdem_v4,
+        )
+    except ImportError:
+        return []
+    pz_limit = aec_rate(pz_texas.env, seconds)
+    rows = [("PettingZoo texas_holdem_v4", pz_limit, None, pz_limit)]
+    for name, module, base in [
+        ("leduc_holdem_v4", leduc_holdem_v4, pz_leduc),
+        ("texas_holdem_v4", texas_holdem_v4, pz_limit),
+        ("texas_holdem_no_limit_v6", texas_holdem_no_limit_v6, pz_nolimit),
+    ]:
+        rows.append((f"pokerzoo classic {name}", aec_rate(module.env, seconds), None, base))
+        if name != "leduc_holdem_v4":
+            rlcard_rules = functools.partial(module.env, rules="rlcard")
+            label = f"pokerzoo classic {name} rules='rlcard'"
+            rows.append((label, aec_rate(rlcard_rules, seconds), None, base))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -208,6 +243,7 @@ def main() -> None:
         (f"pokerzoo VectorPokerEnv no-limit HU x{args.num_envs} arrays", hu_arrays, 200_000,
          pz_nolimit),
     ]
+    rows += classic_rows(s, pz_leduc, pz_nolimit)
     width = max(len(r[0]) for r in rows)
     print(f"load average before the run: {load:.1f} on {os.cpu_count()} cores")
     head = f"{'env':<{width}}  {'wall dec/s':>11}  {'CPU dec/s':>11}  {'vs PZ (CPU)':>11}  target"

@@ -246,6 +246,8 @@ def test_spaces_and_arguments_match_pettingzoo(game: str) -> None:
     ]:
         with pytest.raises(ConfigError, match=match):
             ours.raw_env(**bad)
+    with pytest.raises(ConfigError, match=r"unknown arguments \['foo'\]; the arguments are"):
+        ours.env(foo=1)
     if game == "limit":
         with pytest.raises(ConfigError, match="takes no stack"):
             texas_holdem_v4.TexasHoldemV4(stack=100)

@@ -16,6 +16,8 @@ and only ``OrderEnforcingWrapper`` wraps it.
 from __future__ import annotations
 
 import copy
+import inspect
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import gymnasium
@@ -243,8 +245,15 @@ def rlcard_deal(
     return hands, cards
 
 
-def order_enforced(base: ClassicPokerEnv) -> AECEnv:
-    """``base`` (made with ``illegal_action="penalize"``) as PettingZoo's classic ``env()``
-    returns it: calls out of order raise, an illegal action ends the hand with reward -1 for
-    the agent that played it."""
-    return wrappers.OrderEnforcingWrapper(base)
+def classic_env(
+    cls: type[ClassicPokerEnv], raw_env: Callable[..., ClassicPokerEnv], kwargs: dict[str, Any]
+) -> AECEnv:
+    """The env ``raw_env(**kwargs)`` would make, penalizing illegal actions, as PettingZoo's
+    classic ``env()`` returns it: calls out of order raise, an illegal action ends the hand with
+    reward -1 for the agent that played it. Unknown arguments raise ``ConfigError`` naming the
+    arguments ``raw_env`` takes."""
+    allowed = list(inspect.signature(raw_env).parameters)
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        raise ConfigError(f"unknown arguments {unknown}; the arguments are {allowed}")
+    return wrappers.OrderEnforcingWrapper(cls(**kwargs, illegal_action="penalize"))

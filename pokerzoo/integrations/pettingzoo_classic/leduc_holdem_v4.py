@@ -74,8 +74,8 @@ from pokerzoo.games.base import CHANCE, TERMINAL
 from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, RAISE, LeducHoldem, LeducState
 from pokerzoo.integrations.pettingzoo_classic._base import (
     ClassicPokerEnv,
+    classic_env,
     classic_metadata,
-    order_enforced,
     rlcard_deal,
 )
 
@@ -209,7 +209,7 @@ def raw_env(render_mode: str | None = None, screen_height: int | None = 1000) ->
     return LeducHoldemV4(render_mode=render_mode, screen_height=screen_height)
 
 
-def env(render_mode: str | None = None, screen_height: int | None = 1000) -> AECEnv:
-    """The env wrapped as PettingZoo's ``leduc_holdem_v4.env()``: an illegal action ends the
-    hand with reward -1 for the agent that played it."""
-    return order_enforced(LeducHoldemV4(render_mode, screen_height, illegal_action="penalize"))
+def env(**kwargs: Any) -> AECEnv:
+    """``raw_env(**kwargs)`` as PettingZoo's ``leduc_holdem_v4.env()``: an illegal action ends
+    the hand with reward -1 for the agent that played it."""
+    return classic_env(LeducHoldemV4, raw_env, kwargs)

@@ -100,7 +100,7 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, order_enforced
+from pokerzoo.integrations.pettingzoo_classic._base import classic_env, classic_metadata
 from pokerzoo.integrations.pettingzoo_classic._holdem import HoldemClassicEnv
 
 
@@ -128,4 +128,4 @@ def raw_env(
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env(**kwargs)`` wrapped as PettingZoo's ``texas_holdem_no_limit_v6.env()``: an
     illegal action ends the hand with reward -1 for the agent that played it."""
-    return order_enforced(TexasHoldemNoLimitV6(**kwargs, illegal_action="penalize"))
+    return classic_env(TexasHoldemNoLimitV6, raw_env, kwargs)

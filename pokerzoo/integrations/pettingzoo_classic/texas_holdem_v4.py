@@ -86,7 +86,7 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from pokerzoo.integrations.pettingzoo_classic._base import classic_metadata, order_enforced
+from pokerzoo.integrations.pettingzoo_classic._base import classic_env, classic_metadata
 from pokerzoo.integrations.pettingzoo_classic._holdem import HoldemClassicEnv
 
 
@@ -112,4 +112,4 @@ def raw_env(
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env(**kwargs)`` wrapped as PettingZoo's ``texas_holdem_v4.env()``: an illegal
     action ends the hand with reward -1 for the agent that played it."""
-    return order_enforced(TexasHoldemV4(**kwargs, illegal_action="penalize"))
+    return classic_env(TexasHoldemV4, raw_env, kwargs)
