@@ -12,9 +12,15 @@ to act in one batched call per opponent, until every hand is back at the learner
 Autoreset is Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a hand
 returns its last observation (the learner's final tensor, mask zero) with ``terminated``; the
 next ``step`` ignores that sub-env's action and returns the first observation of a new hand
-with reward 0. Infos are arrays with ``_key`` masks: ``seat`` (the learner's seat in each
-hand) and ``action_mask`` (``[N, A]``; rows about to be reset accept every action, so masked
-samplers never see an empty row); ``action_masks()`` returns the same as booleans.
+with reward 0. ``autoreset_mode=AutoresetMode.SAME_STEP`` (as ``SyncVectorEnv`` takes it)
+deals the new hand in the step that ends one: ``terminated`` comes with the new hand's first
+observation, and the last one is in ``infos["final_obs"]`` (an object array, ``None`` where no
+hand ended) with ``infos["final_info"]``, each with its ``_key`` mask; no step is spent on
+resets (Gymnasium's observation wrappers accept only next-step envs).
+
+Infos are arrays with ``_key`` masks: ``seat`` (the learner's seat in each hand) and
+``action_mask`` (``[N, A]``; rows about to be reset accept every action, so masked samplers
+never see an empty row); ``action_masks()`` returns the same as booleans.
 
 Seeding follows Gymnasium's vector envs: ``reset(seed=s)`` stands for the sub-env seeds
 ``s, s+1, ..., s+N-1`` and ``reset(seed=[s0, ..., sN-1])`` gives them one by one; the list
@@ -66,6 +72,8 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         reward_scale: multiplies every reward.
         backend: ``VectorPokerEnv``'s backend (``"auto"``, ``"arrays"`` or ``"state"``).
         render_mode: only ``None`` (render a hand with ``SingleAgentEnv``).
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP`` (or their
+            values, ``"NextStep"``, ``"SameStep"``).
         **env_kwargs: game parameters and env options for a named env.
     """
 
@@ -81,6 +89,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         reward_scale: float = 1.0,
         backend: Literal["auto", "arrays", "state"] = "auto",
         render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         **env_kwargs: Any,
     ) -> None:
         if render_mode is not None:
@@ -89,6 +98,14 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
                 "with SingleAgentEnv"
             )
         self.render_mode = None
+        modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+        mode = next((m for m in modes if autoreset_mode in (m, m.value)), None)
+        if mode is None:
+            raise ConfigError(
+                f"autoreset_mode must be one of {[m.value for m in modes]}, got {autoreset_mode!r}"
+            )
+        self.autoreset_mode = mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         if isinstance(env, str):
             from pokerzoo.envs.registry import make
 
@@ -209,18 +226,25 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         final = np.where(illegal[:, None], self._obs, 0.0).astype(np.float32)
         rewards[illegal] = self.illegal_reward
         self._dead |= illegal  # the hand is abandoned: played out unseen before the next one
-        ended, payoff, last = self._play(actions, ~resetting & legal, frozen=illegal)
+        same = self.autoreset_mode is AutoresetMode.SAME_STEP
+        seats = self._seats.copy()  # of the hands now in play (same-step redraws them)
+        ended, payoff, last = self._play(
+            actions, ~resetting & legal, frozen=None if same else illegal
+        )
         rewards[ended] = payoff[ended]
         final[ended] = last[ended]
         terminated |= ended
+        truncated = np.zeros(self.num_envs, bool)
+        rewards *= self.reward_scale
+        if same:
+            infos = self._info()
+            if terminated.any():
+                self._add_final(infos, final, seats, terminated)
+            return self._observe(self._obs, self._mask), rewards, terminated, truncated, infos
         self._autoreset = terminated.copy()  # the caller may keep what step returns
         mask = np.where(terminated[:, None], 0, self._mask).astype(np.int8)
         obs = np.where(terminated[:, None], final, self._obs).astype(np.float32)
-        truncated = np.zeros(self.num_envs, bool)
-        return (
-            self._observe(obs, mask), rewards * self.reward_scale, terminated, truncated,
-            self._info(),
-        )
+        return self._observe(obs, mask), rewards, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """``[N, A]`` booleans: the learner's legal actions in each sub-env (all True where the
@@ -248,7 +272,8 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apply the learner's ``actions`` where ``learner`` (bool), then let opponents (and
         the filler moves of abandoned hands) act until every hand not ``frozen`` is at the
-        learner's turn or has ended after the learner acted in it.
+        learner's turn: of the same hand, of the next one (same-step autoreset) or, if the
+        hand ended after the learner acted in it, held until the next step (next-step).
 
         Returns ``(ended [N], learner's payoff [N], learner's final tensor [N, D])``.
         """
@@ -277,8 +302,11 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
             if final is not None:
                 last[real] = final[real, seat[real]]
             ended |= real
-            waiting |= real
-            redeal = done & ~real
+            if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+                waiting |= real  # the next step presents the new hand
+                redeal = done & ~real
+            else:
+                redeal = done  # same step: the next hand starts now
             self.redeals += int((done & ~self._acted & ~self._dead).sum())
             self._dead &= ~done
             self._new_hands(redeal)
@@ -316,6 +344,28 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         if self.obs_type == "dict":
             return {"observation": obs.copy(), "action_mask": mask.copy()}
         return np.concatenate([obs, mask.astype(np.float32)], axis=1)
+
+    def _add_final(
+        self, infos: dict[str, Any], final: np.ndarray, seats: np.ndarray, ended: np.ndarray
+    ) -> None:
+        """Same-step autoreset: the ended hands' last observations and infos, as
+        ``SyncVectorEnv`` reports them (``final_obs`` holds one observation per sub-env)."""
+        rows = np.flatnonzero(ended)
+        batch = self._observe(final[rows], np.zeros((len(rows), self.num_actions), np.int8))
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        if self.obs_type == "dict":
+            for j, i in enumerate(rows):  # Gymnasium's format: one object per sub-env
+                final_obs[i] = {key: value[j] for key, value in batch.items()}
+        else:
+            final_obs[rows] = list(batch)
+        final_seat = np.where(ended, seats, 0)
+        final_mask = np.zeros((self.num_envs, self.num_actions), np.int8)
+        infos["final_obs"], infos["_final_obs"] = final_obs, ended.copy()
+        infos["final_info"] = {
+            "seat": final_seat, "_seat": ended.copy(),
+            "action_mask": final_mask, "_action_mask": ended.copy(),
+        }
+        infos["_final_info"] = ended.copy()
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, bool)

@@ -170,6 +170,7 @@ def _always_raise(mask: np.ndarray) -> np.ndarray:
     ("leduc_holdem_v0", {"seat": 1, "num_players": 3}),
     ("kuhn_poker_v0", {"seat": 0}),
     ("kuhn_poker_v0", {"seat": 1, "backend": "state"}),  # held-back hands replayed as States
+    ("leduc_holdem_v0", {"seat": "random", "autoreset_mode": "SameStep", "num_players": 3}),
 ])
 def test_rewards_match_single_agent_env(env: str, kwargs: dict) -> None:
     """Same learner, same opponent: the mean reward per hand agrees within the 99.9% band."""
@@ -185,6 +186,7 @@ def test_rewards_match_single_agent_env(env: str, kwargs: dict) -> None:
         obs, rew, term, trunc, infos = envs.step(learner(infos["action_mask"]))
         vec += rew[term].tolist()
     kwargs.pop("backend", None)
+    kwargs.pop("autoreset_mode", None)
     single = SingleAgentEnv(env, opponent="random", **kwargs)
     one = []
     obs, info = single.reset(seed=0)
@@ -297,3 +299,48 @@ def test_agents_and_sb3_models_as_batched_opponents() -> None:
     assert model.batches == [16]  # one call for every hand; its illegal folds replaced
     assert (obs[:, 24:27].sum(axis=1) == 1).all()  # the opponent's first action is recorded
     assert (obs[:, 24] == 0).all()
+
+
+def test_same_step_autoreset_semantics() -> None:
+    envs = PokerVectorEnv(
+        64, "kuhn_poker_v0", obs_type="dict", seat="random", autoreset_mode="SameStep"
+    )
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert PokerVectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP  # untouched
+    obs, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(20):
+        obs, rew, term, trunc, infos = envs.step(_masked_random(envs.action_masks(), rng))
+        assert obs["action_mask"].any(axis=1).all()  # every row is at a learner decision
+        assert (rew[~term] == 0).all() and set(np.abs(rew[term]).tolist()) <= {1.0, 2.0}
+        if not term.any():
+            assert "final_obs" not in infos
+            continue
+        np.testing.assert_array_equal(infos["_final_obs"], term)
+        np.testing.assert_array_equal(infos["_final_info"], term)
+        assert (infos["final_obs"][~term] == None).all()  # noqa: E711
+        for i in np.flatnonzero(term):
+            last = infos["final_obs"][i]
+            assert (last["action_mask"] == 0).all()
+            assert last["observation"][:2].argmax() == infos["final_info"]["seat"][i]
+            assert last["observation"][5:].sum() >= 2  # the ended hand's betting record
+        ends += int(term.sum())
+    assert ends > 200  # no steps spent on resets
+    with pytest.raises(ConfigError, match="autoreset_mode must be one of"):
+        PokerVectorEnv(2, "kuhn_poker_v0", autoreset_mode="Disabled")
+
+
+def test_same_step_with_gymnasium_wrappers_and_illegal_actions() -> None:
+    envs = gymnasium.make_vec(
+        "pokerzoo/LeducHoldem-v0", num_envs=16, autoreset_mode=AutoresetMode.SAME_STEP,
+        illegal_reward=-5.0,
+    )
+    stats = vw.RecordEpisodeStatistics(envs)
+    obs, infos = stats.reset(seed=0)
+    obs, rew, term, trunc, infos = stats.step(np.zeros(16, np.int64))  # fold: illegal here
+    assert term.all() and (rew == -5.0).all()
+    assert (infos["episode"]["r"] == -5.0).all() and (infos["episode"]["l"] == 1).all()
+    assert infos["action_mask"].sum(axis=1).min() >= 2  # already at the next hand
+    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+        vw.TransformObservation(envs, lambda o: o)  # Gymnasium's own restriction
