@@ -9,7 +9,8 @@ One run prints a table (all measured in the same process, one after another):
 * raw rlcard ``leduc-holdem`` and ``no-limit-holdem`` (``step`` on legal actions);
 * ``VectorPokerEnv`` on Leduc (decisions across all hands per second);
 * the Gymnasium vector env ``gymnasium.make_vec("pokerzoo/LeducHoldem-v0", num_envs=1024)``
-  (learner decisions per second; the opponent's moves run inside its steps);
+  (learner decisions per second; the opponent's moves run inside its steps), with next-step
+  and with same-step autoreset;
 * batched heads-up no-limit hold'em: ``VectorPokerEnv("no_limit_holdem")`` on its array backend
   (``HoldemArrays``) next to the ``State`` path (``backend="state"``), one thread each;
 * the PettingZoo-classic compatible envs (``pokerzoo.integrations.pettingzoo_classic``:
@@ -137,15 +138,16 @@ def holdem_vector_rates(
 
 
 def gym_vector_rate(
-    gym_id: str, num_envs: int, seconds: float, seed: int = 0
+    gym_id: str, num_envs: int, seconds: float, seed: int = 0, autoreset_mode: str = "NextStep"
 ) -> tuple[float, float]:
     """Learner decisions/s (sub-envs x steps) of ``gymnasium.make_vec(gym_id)``: masked random
-    learner actions against the random opponent, whose moves run inside each step."""
+    learner actions against the random opponent, whose moves run inside each step (with
+    next-step autoreset, steps that only reset a finished hand count too)."""
     import gymnasium
 
     import pokerzoo  # noqa: F401  (registers the ids)
 
-    envs = gymnasium.make_vec(gym_id, num_envs=num_envs)
+    envs = gymnasium.make_vec(gym_id, num_envs=num_envs, autoreset_mode=autoreset_mode)
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
@@ -235,6 +237,12 @@ def main() -> None:
         (
             "gymnasium.make_vec LeducHoldem-v0 x1024",
             gym_vector_rate("pokerzoo/LeducHoldem-v0", 1024, s),
+            None,
+            pz_leduc,
+        ),
+        (
+            "gymnasium.make_vec LeducHoldem-v0 x1024 same-step",
+            gym_vector_rate("pokerzoo/LeducHoldem-v0", 1024, s, autoreset_mode="SameStep"),
             None,
             pz_leduc,
         ),
