@@ -302,6 +302,27 @@ def test_env_penalizes_illegal_actions_as_pettingzoos_wrappers(game: str) -> Non
             env.step(9)
 
 
+def outcomes_out_of_order(env) -> list[str]:
+    """What calls out of order do: before reset, a second agent_iter step without a step."""
+    found = []
+    before_reset = [env.last, lambda: env.agents, env.agent_iter, lambda: env.step(0)]
+    for call in [*before_reset, lambda: env.observe("player_0")]:
+        with pytest.raises((AttributeError, AssertionError)) as info:
+            call()
+        found.append(f"{info.type.__name__}: {info.value}")
+    env.reset(seed=0)
+    loop = iter(env.agent_iter())
+    next(loop)
+    with pytest.raises(AssertionError) as info:
+        next(loop)
+    return [*found, str(info.value)]
+
+
+def test_calls_out_of_order_fail_as_in_pettingzoo() -> None:
+    for pz, ours in ENVS.values():
+        assert outcomes_out_of_order(ours.env()) == outcomes_out_of_order(pz.env())
+
+
 def test_render_modes(capsys) -> None:
     env = texas_holdem_no_limit_v6.env(render_mode="human")
     env.reset(seed=0)

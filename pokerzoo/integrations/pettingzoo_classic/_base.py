@@ -10,7 +10,8 @@ PettingZoo's ``env()`` stacks ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWr
 ``OrderEnforcingWrapper``; every attribute read then climbs three wrappers, which costs more
 than the hand itself. Here the first two are done by the env's own ``step``
 (``illegal_action="penalize"``, with the same rewards, terminations, truncations and warning)
-and only ``OrderEnforcingWrapper`` wraps it.
+and only ``OrderEnforcingWrapper`` wraps it (a subclass reading the env directly on the hot
+path, ``OrderEnforcing``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 from rlcard.utils import seeding
 
 from pokerzoo.errors import ConfigError, IllegalActionError
@@ -256,4 +261,46 @@ def classic_env(
     unknown = sorted(set(kwargs) - set(allowed))
     if unknown:
         raise ConfigError(f"unknown arguments {unknown}; the arguments are {allowed}")
-    return wrappers.OrderEnforcingWrapper(cls(**kwargs, illegal_action="penalize"))
+    return OrderEnforcing(cls(**kwargs, illegal_action="penalize"))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks and messages, whose ``step``,
+    ``last`` and ``agent_iter`` loop read the env directly: the generic wrapper fetches each
+    attribute through ``__getattr__``, eight times per decision."""
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _OrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):
+    def __next__(self) -> str:
+        base = self.env.env
+        if not base.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return base.agent_selection

@@ -117,6 +117,7 @@ class LeducHoldemV4(ClassicPokerEnv):
         self._small_blind = 0  # the agent in our seat 0 (the small blind) this hand
         self._deck: list[int] = []
         self.game_state: LeducState = self.game.new_initial_state()
+        self._public: dict[str, Any] = self.game_state.public_state()
 
     # Hooks ---------------------------------------------------------------------------------------
 
@@ -129,6 +130,7 @@ class LeducHoldemV4(ClassicPokerEnv):
         for seat in range(self.num_players):
             state.apply_action(hands[self._agent_index(seat)][0])
         self.game_state = state
+        self._public = state.public_state()
         return self._agent_index(state.current_player())
 
     def _play(self, action: int) -> int:
@@ -137,6 +139,8 @@ class LeducHoldemV4(ClassicPokerEnv):
         state.apply_action(self._to_ours(action))
         if state.current_player() == CHANCE:
             state.apply_action(self._deck.pop())
+        # The public view, read once per action: every agent's observation and the mask use it.
+        self._public = state.public_state()
         if state.current_player() == TERMINAL:
             # RLCard's turn pointer moves on past the last actor when the hand ends.
             return (acted + 1) % self.num_players
@@ -154,7 +158,7 @@ class LeducHoldemV4(ClassicPokerEnv):
         state = self.game_state
         obs = np.zeros(OBS_SIZE, np.float32)
         obs[state.private_cards()[seat][0] // _NUM_SUITS] = 1
-        public = state.public_state()
+        public = self._public
         if public["public_cards"]:
             obs[_PUBLIC + public["public_cards"][0] // _NUM_SUITS] = 1
         mine = public["contributions"][seat]
@@ -185,7 +189,7 @@ class LeducHoldemV4(ClassicPokerEnv):
     # Actions -------------------------------------------------------------------------------------
 
     def _facing_bet(self) -> bool:
-        contributions = self.game_state.public_state()["contributions"]
+        contributions = self._public["contributions"]
         return contributions[self.game_state.current_player()] < max(contributions)
 
     def _legal_ids(self) -> list[int]:
