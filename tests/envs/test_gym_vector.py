@@ -65,6 +65,9 @@ def test_make_vec_builds_the_array_env_with_batched_spaces(gym_id: str) -> None:
         assert masks_after[term].all()  # rows about to be reset accept anything
     envs.close()
     assert envs.closed
+    sync = gymnasium.make_vec(gym_id, num_envs=2, vectorization_mode="sync")  # still offered
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+    assert sync.single_observation_space == envs.single_observation_space
 
 
 @pytest.mark.parametrize("obs_type", ["box", "dict", "flat"])
