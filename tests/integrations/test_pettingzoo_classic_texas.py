@@ -323,11 +323,22 @@ def test_calls_out_of_order_fail_as_in_pettingzoo() -> None:
         assert outcomes_out_of_order(ours.env()) == outcomes_out_of_order(pz.env())
 
 
-def test_render_modes(capsys) -> None:
-    env = texas_holdem_no_limit_v6.env(render_mode="human")
+@pytest.mark.parametrize("rules", ["pokerzoo", "rlcard"])
+def test_human_mode_draws_after_reset_and_each_action(rules: str, capsys) -> None:
+    env = texas_holdem_no_limit_v6.env(render_mode="human", rules=rules, num_players=3)
     env.reset(seed=0)
-    env.step(1)  # human mode draws at each step
-    assert "pot 4" in capsys.readouterr().out
+    assert capsys.readouterr().out.count("board:") == 1
+    actions = 0
+    for agent in env.agent_iter():  # calls down to the river
+        done = env.terminations[agent]
+        env.step(None if done else 1)
+        actions += not done
+    out = capsys.readouterr().out
+    assert out.count("board:") == actions and "pot 6" in out  # dead steps draw nothing
+    assert "??" not in out.split("no_limit_holdem")[-1]  # the last frame shows every hand
+
+
+def test_render_modes() -> None:
     for rules in ("pokerzoo", "rlcard"):
         text = texas_holdem_v4.env(render_mode="ansi", rules=rules)
         text.reset(seed=0)

@@ -143,6 +143,8 @@ class ClassicPokerEnv(AECEnv, EzPickle):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.next_legal_moves = self._legal_ids()
+        if self.render_mode == "human":  # a frame after reset and after every action
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """RLCard's vector for ``agent``; the mask is that of the agent to act."""
@@ -163,6 +165,8 @@ class ClassicPokerEnv(AECEnv, EzPickle):
             assert (action is None and done) or in_space, "action is not in action space"
             if not done and action not in self.next_legal_moves:
                 self._end_by_illegal_move(agent)
+                if self.render_mode == "human":
+                    self.render()
                 return
         if done:
             self._was_dead_step(action)

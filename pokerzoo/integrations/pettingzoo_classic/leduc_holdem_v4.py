@@ -45,7 +45,8 @@ behaviour                      PettingZoo ``leduc_holdem_v4``  pokerzoo ``classi
 =============================  ==============================  ====================================
 illegal action in ``raw_env``  RLCard plays check (fold when   raises ``IllegalActionError``
                                checking is illegal)            naming the legal actions
-``render_mode="human"``        pygame window, card images      prints the table as text
+``render_mode="human"``        pygame window, card images,     prints the table as text after
+                               drawn after each action         reset and after each action
 ``render_mode="rgb_array"``    pygame card images              the text table drawn as an image
 ``render_mode="ansi"``         not offered                     returns the table as text
 ``copy.deepcopy(env)``         fails (RLCard's env)            copies the running hand
