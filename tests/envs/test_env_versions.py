@@ -35,7 +35,8 @@ def test_every_version_keeps_its_fingerprint(name: str) -> None:
     assert fingerprint(name) == PINNED[name], (
         f"{name}'s rewards, dynamics or observations changed: register a new version (a new "
         "_vN name, its line in pokerzoo/envs/versions.py HISTORY, its pin here) and run "
-        "python -m pokerzoo.envs.docs"
+        "python -m pokerzoo.envs.docs (only an env not yet released is re-pinned in place); "
+        f"now {fingerprint(name)!r}"
     )
 
 
