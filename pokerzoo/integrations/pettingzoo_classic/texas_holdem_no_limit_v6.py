@@ -48,10 +48,10 @@ behaviour                        PettingZoo                         pokerzoo (de
 \\* stacks                        100 chips: 50 big blinds (obs.     200 chips: 100 big blinds (obs.
                                  entries 52-53 up to 100)           entries up to ``stack``)
 \\* half-pot and pot raises       put in half the pot or the pot,    raise to the bet to call plus
-                                 without calling first, so facing   that part of the pot after the
-                                 a bet they raise by less, or not   call, at least a minimum raise
-                                 at all (then not offered)          (the last raise, at least the
-                                                                    big blind); a size that would
+                                 without calling first: the same    that part of the pot after the
+                                 bets when not facing one, a        call, at least a minimum raise
+                                 smaller raise or none (then not    (the last raise, at least the
+                                 offered) when facing one           big blind); a size that would
                                                                     be all-in is not offered
 \\* all-in                        offered unless calling takes the   also not offered when no one
                                  whole stack; any all-in reopens    else can call more, or to a
