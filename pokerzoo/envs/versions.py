@@ -8,7 +8,8 @@ information-state layout, and every agent's observation, mask and reward along a
 hands of random legal play. ``tests/envs/test_env_versions.py`` pins one fingerprint per
 env name; when a change moves a fingerprint, register a new ``_vN`` name, add its line to
 ``HISTORY`` and pin the new fingerprint (the old version's pin stays for as long as it is
-offered). A change that moves no fingerprint (speed, messages, rendering) keeps the version.
+offered). A change that moves no fingerprint (speed, messages, rendering) keeps the version;
+only an env not yet released is re-pinned in place.
 
 >>> history("leduc_holdem_v0")[0][0]
 'v0'
