@@ -106,6 +106,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
             )
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        built_here = isinstance(env, str)
         if isinstance(env, str):
             from pokerzoo.envs.registry import make
 
@@ -125,7 +126,8 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         agents = list(env.possible_agents)
         inner = env.observation_space(agents[0])
         self.single_action_space = env.action_space(agents[0])
-        env.close()
+        if built_here:  # read for its game and spaces only; a caller's instance stays open
+            env.close()
         n = len(agents)
         if seat != "random" and (not isinstance(seat, int | np.integer) or not 0 <= seat < n):
             raise ConfigError(f"seat must be 0..{n - 1} or 'random', got {seat!r}")
@@ -166,7 +168,6 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
 
         N = num_envs
-        self._ar = np.arange(N)
         self._obs = np.zeros((N, self._venv.observation_size), np.float32)
         self._mask = np.zeros((N, self.num_actions), np.int8)
         self._player = np.zeros(N, np.int64)

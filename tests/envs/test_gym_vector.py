@@ -347,3 +347,14 @@ def test_same_step_with_gymnasium_wrappers_and_illegal_actions() -> None:
     assert infos["action_mask"].sum(axis=1).min() >= 2  # already at the next hand
     with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
         vw.TransformObservation(envs, lambda o: o)  # Gymnasium's own restriction
+
+
+def test_an_aec_instance_gives_its_game_and_penalty() -> None:
+    import pokerzoo
+
+    aec = pokerzoo.make("leduc_holdem_v0", num_ranks=4, illegal_reward=-3.0)
+    envs = PokerVectorEnv(4, aec)
+    assert envs.game == aec.game and envs.illegal_reward == -3.0
+    aec.reset(seed=0)  # still usable: the caller's env is not closed
+    with pytest.raises(TypeError, match="need a named env"):
+        PokerVectorEnv(4, aec, num_ranks=5)
