@@ -112,7 +112,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
 
             env = make(env, **env_kwargs)
         elif env_kwargs:
-            raise TypeError(f"env_kwargs {sorted(env_kwargs)} need a named env, not an instance")
+            raise ConfigError(f"env_kwargs {sorted(env_kwargs)} need a named env, not an instance")
         aec = env.unwrapped
         if isinstance(aec.game, AgentGameView | UnknownPokerGame):
             # The AEC env samples d* through its own hooks; VectorPokerEnv on its game would

@@ -356,5 +356,5 @@ def test_an_aec_instance_gives_its_game_and_penalty() -> None:
     envs = PokerVectorEnv(4, aec)
     assert envs.game == aec.game and envs.illegal_reward == -3.0
     aec.reset(seed=0)  # still usable: the caller's env is not closed
-    with pytest.raises(TypeError, match="need a named env"):
+    with pytest.raises(ConfigError, match="need a named env"):
         PokerVectorEnv(4, aec, num_ranks=5)
