@@ -57,12 +57,18 @@ def agent_params(name: str, args: argparse.Namespace) -> dict[str, Any]:
                 "policy_steps": args.policy_steps, "advantage_memory": args.memory,
                 "strategy_memory": args.memory}
     return {**common, "traversals": args.traversals, "utility_steps": args.steps,
-            "strategy_steps": args.steps, "memory": args.memory}
+            "strategy_steps": args.steps, "strategy_memory": args.memory}
 
 
 def make_deep(name: str, game: Any, args: argparse.Namespace) -> Any:
+    """``DeepCFR(game)`` is the state-traversal Deep CFR for hold'em; Deep GXFP's
+    state-traversal version is built directly."""
     from pokerzoo.agents.registry import make_agent
 
+    if name == "deep-gxfp":
+        from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP
+
+        return StateDeepGXFP(game, seed=args.seed, **agent_params(name, args))
     return make_agent(name, game, seed=args.seed, **agent_params(name, args))
 
 
@@ -244,7 +250,7 @@ def summary(work: Path, args: argparse.Namespace) -> str:
         "(`agents/deep/state_traversal.py`). Budgets are tiny: one process, one torch thread, "
         "on a machine of 2 cores shared by about 7 jobs; nothing here is near convergence.",
         "",
-        f"Command: `{args.command}`",
+        f"Commands (in order): `{args.command}`",
         "",
         "## Exploitability lower bound (LBR) and matches, bb/100 for the agent, 95% CI",
         "",
@@ -349,7 +355,8 @@ def main() -> None:
         from pokerzoo.evaluation.opponents import make_opponent
 
         torch.set_num_threads(1)
-        command_file.write_text(args.command)
+        done = command_file.read_text().splitlines() if command_file.exists() else []
+        command_file.write_text("\n".join(dict.fromkeys([*done, args.command])) + "\n")
         game = load_game("no_limit_holdem")
         agents = [a for a in args.agents.split(",") if a]
         missing = [a for a in agents if a not in registered_agents()]
@@ -363,8 +370,8 @@ def main() -> None:
         for name in agents:
             train_agent(name, game, opponents, args, work)
         cross_matches(game, agents, args, work)
-    elif command_file.exists():
-        args.command = command_file.read_text()
+    if command_file.exists():
+        args.command = "`, `".join(line for line in command_file.read_text().splitlines() if line)
     text = summary(work, args)
     (RESULTS / "hunl.md").write_text(text)
     print(text)

@@ -161,3 +161,11 @@ class NetworkStatePolicy:
         state = dict(self.__dict__)
         state["_ranges"], state["_last_hand"] = {}, {}
         return state
+
+
+def env_turn_probabilities(policy: NetworkStatePolicy, observation: Any) -> np.ndarray:
+    """``policy`` at an env turn (``{"observation", "action_mask"}``) whose networks serve
+    every seat alike (the deep solvers' single strategy network)."""
+    x = np.asarray(observation["observation"], dtype=np.float32)[None]
+    mask = np.asarray(observation["action_mask"])[None]
+    return policy.probabilities(0, x, mask)[0]

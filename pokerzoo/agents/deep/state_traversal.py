@@ -39,7 +39,7 @@ import numpy as np
 import torch
 
 from pokerzoo.agents.deep.deep_cfr import DeepCFR, DeepCFRConfig, resolve_device
-from pokerzoo.agents.deep.state_policy import NetworkStatePolicy
+from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check
 from pokerzoo.errors import ConfigError, InvalidPolicyError
@@ -105,6 +105,19 @@ class TraversalSamples:
                if f.name not in ("num_traversals", "nodes")}
         return TraversalSamples(num_traversals=sum(p.num_traversals for p in parts),
                                 nodes=sum(p.nodes for p in parts), **cat)
+
+
+def value_scale(game: Game) -> float:
+    """The factor that puts a game's payoffs in the tensor's chip unit before networks fit
+    them: hold'em's ``tensor_amount_scale`` (1 / 100 big blinds), else 1. Regret matching and
+    argmax do not depend on a positive scale, but a network retrained from scratch for a few
+    hundred steps cannot reach targets of thousands of chips, while O(1) ones it can.
+
+    >>> from pokerzoo import load_game
+    >>> value_scale(load_game("no_limit_holdem")), value_scale(load_game("leduc_holdem"))
+    (0.0001, 1.0)
+    """
+    return float(getattr(game, "tensor_amount_scale", 1.0))
 
 
 def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -262,7 +275,8 @@ class StateDeepCFR(DeepCFR):
     for games whose tree does not fit; ``DeepCFR(game)`` returns one for such games, and it
     may be built directly on any game (Kuhn and Leduc test it against the tree).
 
-    The memories hold information-state tensors and legal masks with the regrets (or
+    The memories hold information-state tensors and legal masks with the regrets (in the
+    tensor's chip unit, ``value_scale``) or
     strategies) and iteration; strategies during traversals come from the advantage networks
     (regret matching, argmax when none is positive), one batched call per seat and frontier
     round. ``policy()`` is the strategy network as a ``NetworkStatePolicy``.
@@ -334,7 +348,8 @@ class StateDeepCFR(DeepCFR):
         )
         self._nodes[0] += samples.nodes
         for memory, x, mask, value in (
-            (self.advantage_memories[p], samples.tensors, samples.masks, samples.regrets),
+            (self.advantage_memories[p], samples.tensors, samples.masks,
+             samples.regrets * value_scale(self.game)),
             (self.strategy_memory, samples.strategy_tensors, samples.strategy_masks,
              samples.strategy_sigma),
         ):
@@ -370,6 +385,4 @@ class StateDeepCFR(DeepCFR):
 
     def act_probabilities(self, observation: Any, info: Any = None) -> np.ndarray:
         """The average strategy at an env turn (one strategy network serves every seat)."""
-        x = np.asarray(observation["observation"], dtype=np.float32)[None]
-        mask = np.asarray(observation["action_mask"])[None]
-        return self.policy().probabilities(0, x, mask)[0]
+        return env_turn_probabilities(self.policy(), observation)
