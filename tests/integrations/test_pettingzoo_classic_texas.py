@@ -248,6 +248,10 @@ def test_spaces_and_arguments_match_pettingzoo(game: str) -> None:
             ours.raw_env(**bad)
     with pytest.raises(ConfigError, match=r"unknown arguments \['foo'\]; the arguments are"):
         ours.env(foo=1)
+    env = ours.env()
+    env.reset(seed=0)
+    with pytest.raises(ConfigError, match="unknown agent 'player_9'; the agents are"):
+        env.observe("player_9")
     if game == "limit":
         with pytest.raises(ConfigError, match="takes no stack"):
             texas_holdem_v4.TexasHoldemV4(stack=100)

@@ -148,12 +148,15 @@ class ClassicPokerEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """RLCard's vector for ``agent``; the mask is that of the agent to act."""
+        try:
+            index = self.possible_agents.index(agent)
+        except ValueError:  # a ValueError still, as PettingZoo's, naming the agents
+            raise ConfigError(
+                f"unknown agent {agent!r}; the agents are {self.possible_agents}"
+            ) from None
         mask = np.zeros(self.num_actions, np.int8)
         mask[self.next_legal_moves] = 1
-        return {
-            "observation": self._observation(self.possible_agents.index(agent)),
-            "action_mask": mask,
-        }
+        return {"observation": self._observation(index), "action_mask": mask}
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
