@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -66,7 +66,9 @@ class PokerEnv(AECEnv, EzPickle):
 
     Args:
         game: a ``Game`` or a registered game name.
-        render_mode: ``None``, ``"human"`` (prints) or ``"ansi"`` (returns the text).
+        render_mode: ``None``, ``"human"`` (the env prints the table after ``reset`` and
+            after every action, as PettingZoo's and Gymnasium's envs draw themselves; ``render()``
+            prints it again and returns ``None``) or ``"ansi"`` (``render()`` returns the text).
         illegal_action: ``"penalize"`` (end the hand, pay ``illegal_reward``) or ``"raise"``.
         illegal_reward: reward of an agent that plays an illegal action when penalizing; the
             other agents get 0. PettingZoo's convention is -1; pick a value below the game's
@@ -123,6 +125,7 @@ class PokerEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seats = tuple(enumerate(self.possible_agents))
         self._num_actions = game.num_distinct_actions
         size = int(np.prod(game.information_state_shape))
         low, high = game.observation_bounds
@@ -142,12 +145,17 @@ class PokerEnv(AECEnv, EzPickle):
         self._obs_space = obs_space
         self._act_space = act_space
         self._state: State | None = None
-        self._legal: list[int] = []
+        self._apply_action: Callable[[int], None] = _no_hand
+        # Whether chance can be drawn straight from the state (no subclass overrides the hook).
+        self._plain_chance = type(self)._sample_chance is PokerEnv._sample_chance
+        self._legal: tuple[int, ...] = ()
         self._to_act = -1  # seat whose mask is live; -1 once the hand is over
         self._mask = np.zeros(self._num_actions, dtype=np.int8)
         self._zero_mask = np.zeros(self._num_actions, dtype=np.int8)
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
         self._rng: np.random.Generator | None = None
+        self._hand_rewards: list[float] = []
+        self._skip_agent_selection: str | None = None  # PettingZoo's, for the None steps
         self.illegal_actions = 0
         """Number of hands ended by an illegal action since the env was created."""
 
@@ -196,19 +204,26 @@ class PokerEnv(AECEnv, EzPickle):
             self._resample_environment(rng)
         state = self.game.new_initial_state()
         self._state = state
+        # The env checks every action against legal_actions() itself: skip the base class's
+        # second check, unless the game overrides apply_action (it may do more there).
+        plain = type(state).apply_action is _BASE_APPLY
+        self._apply_action = state._apply if plain else state.apply_action
         self._advance_chance(state)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         player = state.current_player()
         if player == TERMINAL:
-            self._finish(state, self.possible_agents[0])
+            self._finish(state, agents[0])
         else:
-            self.agent_selection = self.possible_agents[player]
+            self.agent_selection = agents[player]
             self._set_turn(state, player)
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         """Apply the selected agent's action (``None`` for agents that are done)."""
@@ -223,45 +238,52 @@ class PokerEnv(AECEnv, EzPickle):
                 raise IllegalActionError(
                     action, [], f"{self.game.name} ({agent} is done: its only action is None)"
                 )
-            self._was_dead_step(action)
+            self._dead_step(agent)
             return
-        a = _as_action(action, self._num_actions)
-        if a < 0:
-            raise IllegalActionError(
-                action,
-                self._legal,
-                f"{self.game.name} ({agent} to act; outside the action space "
-                f"Discrete({self._num_actions}))",
-            )
-        legal = a in self._legal
-        if not legal and self.illegal_action == "raise":
+        if type(action) is int and 0 <= action < self._num_actions:  # the common case
+            a = action
+        else:
+            a = _as_action(action, self._num_actions)
+            if a < 0:
+                raise IllegalActionError(
+                    action,
+                    self._legal,
+                    f"{self.game.name} ({agent} to act; outside the action space "
+                    f"Discrete({self._num_actions}))",
+                )
+        # Rewards are paid only when the hand ends, and then every agent is done: during a
+        # hand .rewards and ._cumulative_rewards hold zeros, so there is nothing to clear.
+        if a in self._legal:
+            self._apply_action(a)
+            player = state.current_player()
+            if player == CHANCE:
+                self._advance_chance(state)
+                player = state.current_player()
+            if player == TERMINAL:
+                self._finish(state, agent)
+            else:
+                self.agent_selection = self.possible_agents[player]
+                self._set_turn(state, player)
+        elif self.illegal_action == "raise":
             raise IllegalActionError(a, self._legal, f"{self.game.name} ({agent} to act)")
-        rewards = self.rewards
-        for ag in rewards:
-            rewards[ag] = 0.0
-        self._cumulative_rewards[agent] = 0.0
-        if not legal:
+        else:
             self.illegal_actions += 1
-            rewards[agent] = self.illegal_reward
+            self.rewards[agent] = self.illegal_reward
             self._end(state, agent, illegal=True)
-            return
-        _apply_checked(state, a)
-        self._advance_chance(state)
-        player = state.current_player()
-        if player == TERMINAL:
-            self._finish(state, agent)
-            return
-        self.agent_selection = self.possible_agents[player]
-        self._set_turn(state, player)
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation (``ConfigError`` naming the agents for an unknown one)."""
         state = self._state
         if state is None:
             raise EnvStateError("call reset() before observe()")
-        p = self._seat(agent)
-        mask = self._mask.copy() if p == self._to_act else self._zero_mask.copy()
-        return {"observation": state.information_state_tensor(p), "action_mask": mask}
+        try:
+            p = self._index[agent]
+        except (KeyError, TypeError):
+            p = self._seat(agent)  # raises, naming the agents
+        mask = self._mask if p == self._to_act else self._zero_mask
+        return {"observation": state.information_state_tensor(p), "action_mask": mask.copy()}
 
     def last(
         self, observe: bool = True
@@ -270,7 +292,14 @@ class PokerEnv(AECEnv, EzPickle):
         (``EnvStateError`` before ``reset``)."""
         if self._state is None:
             raise EnvStateError("call reset() before last()")
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _seat(self, agent: object) -> int:
         try:
@@ -288,7 +317,8 @@ class PokerEnv(AECEnv, EzPickle):
         )
 
     def render(self) -> str | None:
-        """Render the table as text; ``"ansi"`` returns it, ``"human"`` prints it."""
+        """Render the table as text; ``"ansi"`` returns it, ``"human"`` prints it (which
+        ``reset`` and ``step`` already do in that mode) and returns ``None``."""
         if self.render_mode is None:
             import gymnasium
 
@@ -297,8 +327,10 @@ class PokerEnv(AECEnv, EzPickle):
         from pokerzoo.envs.rendering import render_text
 
         viewer = self._index[self.agent_selection] if self.agents else None
-        paid = getattr(self, "_hand_rewards", None) if self.game_state.is_terminal() else None
-        text = render_text(self.game, self.game_state, viewer, self.possible_agents, paid)
+        state = self.game_state
+        # Over once the env ended the hand: at a terminal state or on a penalized illegal action.
+        paid = self._hand_rewards if self._to_act < 0 else None
+        text = render_text(self.game, state, viewer, self.possible_agents, paid)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -320,14 +352,21 @@ class PokerEnv(AECEnv, EzPickle):
     # Internals ---------------------------------------------------------------------------------
 
     def _advance_chance(self, state: State) -> None:
-        while state.current_player() == CHANCE:
-            _apply_checked(state, self._sample_chance(state))
+        apply = self._apply_action
+        if self._plain_chance:  # what _sample_chance does, without two calls per card
+            rng = self.np_random
+            draw = state.sample_chance_outcome
+            while state.current_player() == CHANCE:
+                apply(int(draw(rng)))
+        else:
+            while state.current_player() == CHANCE:
+                apply(self._sample_chance(state))
 
     def _set_turn(self, state: State, player: int) -> None:
-        legal = state.legal_actions()
-        self._legal = legal
+        legal = state.legal_actions()  # a new list: the acting agent's info keeps it
+        key = tuple(legal)  # the env's own copy, which no caller can mutate
+        self._legal = key
         self._to_act = player
-        key = tuple(legal)
         mask = self._mask_cache.get(key)
         if mask is None:  # few distinct legal sets: build each mask once (observe copies it)
             mask = np.zeros(self._num_actions, dtype=np.int8)
@@ -335,32 +374,61 @@ class PokerEnv(AECEnv, EzPickle):
             self._mask_cache[key] = mask
         self._mask = mask
         infos = self.infos
-        for i, ag in enumerate(self.possible_agents):
-            infos[ag] = {"info_state": state.information_state_key(i)}
-        infos[self.possible_agents[player]]["legal_actions"] = list(legal)
+        info_state = state.information_state_key
+        for i, ag in self._seats:
+            infos[ag] = {"info_state": info_state(i)}
+        infos[self.possible_agents[player]]["legal_actions"] = legal
 
     def _finish(self, state: State, last_agent: str) -> None:
         returns = self._terminal_returns(state)
         rewards = self.rewards
-        for i, ag in enumerate(self.possible_agents):
+        for i, ag in self._seats:
             rewards[ag] = returns[i]
         self._end(state, last_agent, illegal=False)
 
     def _end(self, state: State, last_agent: str, illegal: bool) -> None:
+        rewards, cumulative = self.rewards, self._cumulative_rewards
+        terminations, infos = self.terminations, self.infos
         # What the hand paid, for render(): for unknown-environment games state.returns() is
         # the hidden model's expectation and must not be shown.
-        self._hand_rewards = [self.rewards[ag] for ag in self.possible_agents]
-        self._legal = []
+        self._hand_rewards = [rewards[ag] for ag in self.possible_agents]
+        self._legal = ()
         self._to_act = -1
-        for i, ag in enumerate(self.possible_agents):
-            self.terminations[ag] = True
-            info: dict[str, Any] = {"info_state": state.information_state_key(i)}
+        info_state = state.information_state_key
+        for i, ag in self._seats:
+            terminations[ag] = True
+            cumulative[ag] += rewards[ag]
+            info: dict[str, Any] = {"info_state": info_state(i)}
             if illegal:
                 info["illegal_action"] = ag == last_agent
-            self.infos[ag] = info
-        self.agent_selection = last_agent
-        self._accumulate_rewards()
-        self._deads_step_first()
+            infos[ag] = info
+        # PettingZoo's _deads_step_first: every agent is done, the first one steps first and
+        # the selection returns to the last actor once all have left.
+        self._skip_agent_selection = last_agent
+        self.agent_selection = self.agents[0]
+
+    def _dead_step(self, agent: str) -> None:
+        """PettingZoo's ``_was_dead_step`` for an env whose agents all finish together (so every
+        agent left is done too): remove ``agent``, select the next one, clear the rewards."""
+        del self.terminations[agent]
+        del self.truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        skip = getattr(self, "_skip_agent_selection", None)
+        if agents:
+            if skip is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = agents[0]
+        else:
+            if skip is not None:
+                self.agent_selection = skip
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for ag in rewards:
+            rewards[ag] = 0
 
     def _resample_environment(self, rng: np.random.Generator) -> None:
         """Rebind the game to one with a new hidden model (see the module docstring)."""
@@ -388,13 +456,8 @@ class PokerEnv(AECEnv, EzPickle):
 _BASE_APPLY = State.apply_action
 
 
-def _apply_checked(state: State, action: int) -> None:
-    """Apply an action the env has already checked against ``legal_actions()``: skip the base
-    class's second check unless the game overrides ``apply_action`` (it may do more there)."""
-    if type(state).apply_action is _BASE_APPLY:
-        state._apply(action)
-    else:
-        state.apply_action(action)
+def _no_hand(action: int) -> None:
+    raise EnvStateError("call reset() before step()")
 
 
 def _as_action(action: Any, num_actions: int) -> int:

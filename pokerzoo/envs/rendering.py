@@ -24,12 +24,13 @@ def render_text(
 
     ``viewer`` is the seat whose private cards are shown (``None``: nobody's); at the end of
     the hand every card is shown, as at a showdown, with ``paid`` (what each seat received;
-    default ``state.returns()``).
+    default ``state.returns()``). Passing ``paid`` says the hand is over, also when it ended
+    before a terminal state (an env ending it on a penalized illegal action).
     """
     n = game.num_players
     agents = list(agents) if agents is not None else [f"player_{i}" for i in range(n)]
     pub = state.public_state()
-    over = state.is_terminal()
+    over = state.is_terminal() or paid is not None
     to_act = state.current_player()
     private = state.private_cards()
     returns = (list(paid) if paid is not None else state.returns()) if over else None

@@ -265,7 +265,9 @@ class LeducState(State):
         self._pending = self._n  # players still to act this round
         self._player = CHANCE
         self._raises = 0
-        self._betting: list[list[int]] = [[], []]
+        # Tuples, so that information-state keys (asked for every seat at every env step) reuse
+        # them instead of copying the betting lists.
+        self._betting: list[tuple[int, ...]] = [(), ()]
         self._history: list[int] = []
         self._over = False
         self._closer = -1  # the seat whose action ended round one
@@ -281,26 +283,21 @@ class LeducState(State):
             return []
         if p == CHANCE:
             return [c for c in range(self._cfg.deck_size) if c not in self._dealt()]
-        top = max(self._contrib)
-        actions = [FOLD, CALL] if self._contrib[p] < top or self._cfg.fold_unopposed else [CALL]
-        if self._can_raise(top):
+        contrib = self._contrib
+        top = max(contrib)
+        game = self.game
+        actions = [FOLD, CALL] if contrib[p] < top or game._fold_unopposed else [CALL]
+        # A raise needs room under the raise cap and under bet_cap (see LeducHoldem.__init__).
+        if self._raises < game._max_raises and top <= game._raise_room[self._round]:
             actions.append(RAISE)
         return actions
-
-    def _can_raise(self, top: int) -> bool:
-        cfg = self._cfg
-        if cfg.max_raises_per_round is not None and self._raises >= cfg.max_raises_per_round:
-            return False
-        if cfg.bet_cap is not None and top + cfg.raise_sizes[self._round] > cfg.bet_cap * cfg.ante:
-            return False
-        return True
 
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
         if self._player != CHANCE:
             raise ConfigError(f"{self} is not a chance node")
-        dealt = self._dealt()
+        dealt = self._cards  # the public card is dealt last: never dealt at a chance node
         # Uniform over the cards left: draw a rank among them, then skip the dealt ones.
-        k = int(rng.integers(self._cfg.deck_size - len(dealt)))
+        k = int(rng.integers(self.game._deck_size - len(dealt)))
         for card in sorted(dealt):
             if card <= k:
                 k += 1
@@ -329,20 +326,21 @@ class LeducState(State):
                 self._start_round()
             return
         p = self._player
-        self._betting[self._round].append(action)
-        top = max(self._contrib)
+        self._betting[self._round] += (action,)
+        contrib = self._contrib
+        top = max(contrib)
         if action == FOLD:
             self._folded[p] = True
             self._pending -= 1
         elif action == CALL:
-            self._contrib[p] = top
+            contrib[p] = top
             self._pending -= 1
         else:
-            self._contrib[p] = top + self._cfg.raise_sizes[self._round]
+            contrib[p] = top + self._cfg.raise_sizes[self._round]
             self._raises += 1
             # Everyone else still in must answer the raise.
             self._pending = self._n - sum(self._folded) - 1
-        if self._n - sum(self._folded) == 1:
+        if action == FOLD and self._n - sum(self._folded) == 1:  # only a fold can end it so
             self._finish()
         elif self._pending == 0:
             if self._round == 0:
@@ -379,24 +377,32 @@ class LeducState(State):
     def returns(self) -> list[float]:
         if not self._over:
             return [0.0] * self._n
-        alive = [p for p in range(self._n) if not self._folded[p]]
-        if len(alive) > 1:
-            best = max(self.hand_strength(p) for p in alive)
-            alive = [p for p in alive if self.hand_strength(p) == best]
-        pot = sum(self._contrib)
-        share = pot / len(alive)
-        return [(share if p in alive else 0.0) - self._contrib[p] for p in range(self._n)]
+        folded, contrib = self._folded, self._contrib
+        alive = [p for p in range(self._n) if not folded[p]]
+        if len(alive) > 1:  # showdown: hand_strength of each player left, inlined
+            cfg, cards = self._cfg, self._cards
+            suits, ranks = cfg.num_suits, cfg.num_ranks
+            board = self._public // suits
+            strength = [cards[p] // suits for p in alive]
+            strength = [r + ranks if r == board else r for r in strength]
+            best = max(strength)
+            alive = [p for p, s in zip(alive, strength) if s == best]
+        share = sum(contrib) / len(alive)
+        return [(share if p in alive else 0.0) - contrib[p] for p in range(self._n)]
 
-    def information_state_key(self, player: int | None = None) -> Hashable:
-        p = self._player_or_current(player)
-        card = self._cards[p] if p < len(self._cards) else -1
-        return (p, card, self._public, tuple(self._betting[0]), tuple(self._betting[1]))
+    def information_state_key(self, player: int | None = None) -> tuple[Any, ...]:
+        p = self._player if player is None else player
+        if not 0 <= p < self._n:
+            p = self._player_or_current(player)  # raises, naming the seats
+        cards, betting = self._cards, self._betting
+        card = cards[p] if p < len(cards) else -1
+        return (p, card, self._public, betting[0], betting[1])
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        p = self._player_or_current(player)
+        key = self.information_state_key(player)
+        p = key[0]
         # The tensor is a function of the information state, and Leduc has few of them: envs
         # ask for one every step, so each is built once per game and copied out after.
-        key = self.information_state_key(p)
         cache = self.game._tensor_cache
         cached = cache.get(key)
         if cached is None:
@@ -456,7 +462,7 @@ class LeducState(State):
         c._pending = self._pending
         c._player = self._player
         c._raises = self._raises
-        c._betting = [list(self._betting[0]), list(self._betting[1])]
+        c._betting = list(self._betting)  # tuples: shared, never mutated
         c._history = list(self._history)
         c._over = self._over
         c._closer = self._closer
@@ -484,6 +490,15 @@ class LeducHoldem(Game):
         self._slots_per_round = (cfg.raises_bound() + 1) * cfg.num_players
         self._max_contribution = cfg.max_contribution()
         self._initial_contrib = cfg.initial_contributions()
+        # The rules' limits as plain attributes, for the states' hot paths: raises allowed per
+        # round, and per round the highest contribution from which a raise stays within
+        # bet_cap (a raise from top reaches top + raise_sizes[round]).
+        self._deck_size = cfg.deck_size
+        self._fold_unopposed = cfg.fold_unopposed
+        max_raises = cfg.max_raises_per_round
+        self._max_raises = max_raises if max_raises is not None else 1 << 62
+        cap = cfg.bet_cap * cfg.ante if cfg.bet_cap is not None else 1 << 62
+        self._raise_room = tuple(cap - size for size in cfg.raise_sizes)
         self._layout = TensorLayout(_layout_fields(cfg, self._slots_per_round))
         self._offsets = {f.name: self._layout.slice(f.name).start for f in self._layout.fields}
         self._tensor_cache: dict[Hashable, np.ndarray] = {}

@@ -18,6 +18,7 @@ from pokerzoo.games.base import Field, TensorLayout
 from pokerzoo.games.holdem.cards import CARD_STRINGS
 
 if TYPE_CHECKING:
+    from pokerzoo.games.holdem.game import HoldemGame
     from pokerzoo.games.holdem.state import HoldemState
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
@@ -85,52 +86,133 @@ def holdem_layout(
     )
 
 
-def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
-    """Write the tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``).
+class TensorPlan:
+    """Where a game's tensor entries go, as plain ints (``layout_offsets`` lookups by name cost
+    more than the writes), and how amounts are scaled."""
 
-    Envs call this every step, so the writes are batched: one fancy-indexed write for all the
-    one-hot entries and one slice write per block of adjacent amount fields.
+    __slots__ = (
+        "size", "n", "player", "position", "round", "hole", "board", "pot", "to_call",
+        "folded", "all_in", "betting", "slots", "width", "num_actions", "postflop_first",
+        "scale", "exact",
+    )  # fmt: skip
+
+    def __init__(self, game: HoldemGame) -> None:
+        o = game.layout_offsets
+        n = self.n = game.num_players
+        self.size = game.information_state_layout.size
+        self.player, self.position, self.round = o["player"], o["position"], o["round"]
+        self.hole, self.pot, self.to_call = o["hole_cards"], o["pot"], o["to_call"]
+        self.board = (o["flop"],) * 3 + (o["turn"], o["river"])  # per board card
+        self.folded, self.all_in, self.betting = o["folded"], o["all_in"], o["betting"]
+        self.slots, self.num_actions = game.history_slots, game.num_distinct_actions
+        self.width = n + self.num_actions + 1
+        self.postflop_first = game.postflop_first
+        # Amounts are float32(chips) * float32(scale) rounded to float32. While every amount
+        # fits float32's 24-bit mantissa, that product is exact in a Python float, so writing
+        # ``chips * scale`` entry by entry rounds to the same float32 as a vector multiply.
+        self.scale = float(np.float32(game.tensor_amount_scale))
+        self.exact = sum(game.starting_stacks) < 2**24
+
+
+_PLANS: dict[int, tuple[HoldemGame, TensorPlan]] = {}
+
+
+def tensor_plan(game: HoldemGame) -> TensorPlan:
+    """The ``TensorPlan`` of ``game``, cached by identity: games are immutable, and hashing
+    one (its whole config) would cost more than the lookup saves."""
+    entry = _PLANS.get(id(game))
+    if entry is None or entry[0] is not game:
+        if len(_PLANS) >= 64:  # keeps the games it holds few
+            _PLANS.clear()
+        entry = _PLANS[id(game)] = (game, TensorPlan(game))
+    return entry[1]
+
+
+class PublicTensor:
+    """The entries of a state's tensor that every seat sees alike, kept on the state and brought
+    up to date from what happened since the last look (a state's history only grows; clones
+    start without one)."""
+
+    __slots__ = ("tensor", "history", "logged", "dealt", "count", "round")
+
+    def __init__(self, plan: TensorPlan) -> None:
+        self.tensor = np.zeros(plan.size, dtype=np.float32)
+        self.history = -1  # length of the history the tensor shows
+        self.logged = 0  # betting actions written
+        self.dealt = 0  # board cards written
+        self.count = [0, 0, 0, 0]  # betting actions written per round
+        self.round = -1
+
+    def update(self, state: HoldemState, plan: TensorPlan) -> None:
+        """Write what changed since the history this tensor shows."""
+        t = self.tensor
+        if self.round != state._round:
+            if self.round >= 0:
+                t[plan.round + self.round] = 0.0
+            self.round = state._round
+            t[plan.round + self.round] = 1.0
+        board = state._board
+        for i in range(self.dealt, len(board)):
+            t[plan.board[i] + board[i]] = 1.0
+        self.dealt = len(board)
+        stacks, contrib, folded = state._stacks, state._contrib, state._folded
+        # pot, stacks, contributions and round_bets are adjacent in the layout.
+        amounts = [sum(contrib), *stacks, *contrib, *state._bets]
+        start = plan.pot
+        if plan.exact:
+            scale = plan.scale
+            for i, chips in enumerate(amounts, start):
+                t[i] = chips * scale
+        else:
+            t[start : start + len(amounts)] = amounts
+            t[start : start + len(amounts)] *= plan.scale
+        # Folding and going all-in are for the rest of the hand: set, never cleared.
+        for q in range(plan.n):
+            if folded[q]:
+                t[plan.folded + q] = 1.0
+            elif stacks[q] == 0:
+                t[plan.all_in + q] = 1.0
+        log = state._log
+        if self.logged < len(log):
+            slots, width, base = plan.slots, plan.width, plan.betting
+            action_at, amount_at = plan.n, plan.n + plan.num_actions
+            count = self.count
+            for rnd, seat, action, put, pot_before, _ in log[self.logged :]:
+                k = count[rnd]
+                count[rnd] = k + 1
+                if k < slots:
+                    s = base + (rnd * slots + k) * width
+                else:  # an overflowing round shows its latest action in its last slot
+                    s = base + (rnd * slots + slots - 1) * width
+                    t[s : s + width] = 0.0
+                t[s + seat] = 1.0
+                t[s + action_at + action] = 1.0
+                t[s + amount_at] = put / pot_before
+            self.logged = len(log)
+        self.history = len(state._history)
+
+
+def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
+    """The tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``).
+
+    Envs ask for one every step, so the seat-independent entries are kept on the state
+    (``PublicTensor``) and updated with what happened since; a copy of them gets the seat's own
+    entries. Every entry is one scalar store: cheaper than building index arrays for a batched
+    write.
     """
-    game = state.game
-    n = state._n
-    t = np.zeros(game.information_state_layout.size, dtype=np.float32)
-    o = game.layout_offsets
-    ones = [
-        o["player"] + p,
-        o["position"] + (p - game.postflop_first) % n,
-        o["round"] + state._round,
-    ]
-    hc = o["hole_cards"]
-    ones += [hc + c for c in state._hole[p]]
-    for i, c in enumerate(state._board):
-        ones.append(o["flop" if i < 3 else ("turn" if i == 3 else "river")] + c)
-    pot = sum(state._contrib)
-    # pot, stacks, contributions and round_bets are adjacent in the layout.
-    amounts = [pot, *state._stacks, *state._contrib, *state._bets]
-    start = o["pot"]
-    t[start : start + len(amounts)] = amounts
-    t[start : start + len(amounts)] *= game.tensor_amount_scale
-    t[o["to_call"]] = (state._max_bet - state._bets[p]) / pot
-    folded, stacks = state._folded, state._stacks
-    ones += [o["folded"] + q for q in range(n) if folded[q]]
-    ones += [o["all_in"] + q for q in range(n) if not folded[q] and stacks[q] == 0]
-    slots, na = game.history_slots, game.num_distinct_actions
-    width = n + na + 1
-    base = o["betting"]
-    per_round: list[list[tuple[int, int, int, int, int, int]]] = [[], [], [], []]
-    for entry in state._log:
-        per_round[entry[0]].append(entry)
-    amount_idx, amount_val = [], []
-    for rnd, entries in enumerate(per_round):
-        if len(entries) > slots:  # an overflowing round shows its latest action last
-            entries = entries[: slots - 1] + entries[-1:]
-        for k, (_, seat, action, put, pot_before, _) in enumerate(entries):
-            s = base + (rnd * slots + k) * width
-            ones += (s + seat, s + n + action)
-            amount_idx.append(s + n + na)
-            amount_val.append(put / pot_before)
-    t[ones] = 1.0
-    t[amount_idx] = amount_val
+    plan = tensor_plan(state.game)
+    public = state._public_tensor
+    if public is None:
+        public = state._public_tensor = PublicTensor(plan)
+    if public.history != len(state._history):
+        public.update(state, plan)
+    t = public.tensor.copy()
+    t[plan.player + p] = 1.0
+    t[plan.position + (p - plan.postflop_first) % plan.n] = 1.0
+    hole = plan.hole
+    for c in state._hole[p]:
+        t[hole + c] = 1.0
+    t[plan.to_call] = (state._max_bet - state._bets[p]) / sum(state._contrib)
     return t
 
 

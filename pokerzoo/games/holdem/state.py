@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pokerzoo.games.base import CHANCE, TERMINAL, IllegalActionError, State
+from pokerzoo.games.holdem import observation
 from pokerzoo.games.holdem.cards import evaluate_7
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class HoldemState(State):
     __slots__ = (
         "game", "_n", "_stacks", "_bets", "_contrib", "_folded", "_acted", "_needs", "_hole",
         "_board", "_used", "_history", "_log", "_round", "_cur", "_max_bet", "_full_raise",
-        "_raises", "_pending", "_live", "_returns", "_legal",
+        "_raises", "_pending", "_live", "_returns", "_legal", "_public_tensor",
     )  # fmt: skip
     game: HoldemGame  # narrows State.game for the type checker (a slot, not a class attribute)
 
@@ -85,6 +86,8 @@ class HoldemState(State):
         self._live = n
         self._returns: list[float] | None = None
         self._legal: list[int] | None = None
+        # The seat-independent part of the tensor, updated in place as the hand goes on.
+        self._public_tensor: observation.PublicTensor | None = None
 
     # ------------------------------------------------------------------ protocol: queries
 
@@ -355,9 +358,19 @@ class HoldemState(State):
             rank = [
                 evaluate_7(*self._hole[p], *board) if not folded[p] else 1 << 30 for p in range(n)
             ]
+            live = [q for q in self.game.odd_chip_order if not folded[q]]
+            top = max(contrib)
+            if all(contrib[q] == top for q in live):
+                # One pot (no one all-in for less): what the layers below come to, directly.
+                best = min(rank)
+                winners = [q for q in live if rank[q] == best]
+                share, odd = divmod(sum(contrib), len(winners))
+                for q in winners:
+                    won[q] += share
+                won[winners[0]] += odd
+                return [float(won[p] - contrib[p]) for p in range(n)]
             # PokerKit's procedure: hands that cannot win a share of any pot are mucked first,
             # then pots are layered among the remaining hands (so their odd chips fall alike).
-            live = [q for q in self.game.odd_chip_order if not folded[q]]
             contenders: set[int] = set()
             for _, eligible in _layers(contrib, live):
                 best = min(rank[q] for q in eligible)
@@ -374,18 +387,18 @@ class HoldemState(State):
     # ------------------------------------------------------------------ observation hooks
 
     def information_state_key(self, player: int | None = None) -> Hashable:
-        p = self._player_or_current(player)
-        return (p, tuple(self._hole[p]), tuple(self._board), tuple(a[2] for a in self._log))
+        p = self._seat(player)
+        return (p, tuple(self._hole[p]), tuple(self._board), tuple([a[2] for a in self._log]))
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        from pokerzoo.games.holdem.observation import information_state_tensor
+        return observation.information_state_tensor(self, self._seat(player))
 
-        return information_state_tensor(self, self._player_or_current(player))
+    def _seat(self, player: int | None) -> int:
+        p = self._cur if player is None else player
+        return p if 0 <= p < self._n else self._player_or_current(player)  # the latter raises
 
     def public_state(self) -> dict[str, Any]:
-        from pokerzoo.games.holdem.observation import public_state
-
-        return public_state(self)
+        return observation.public_state(self)
 
     def clone(self) -> HoldemState:
         c = HoldemState.__new__(HoldemState)
@@ -411,6 +424,7 @@ class HoldemState(State):
         c._live = self._live
         c._returns = self._returns
         c._legal = self._legal
+        c._public_tensor = None  # updated in place: never shared
         return c
 
 
