@@ -149,6 +149,8 @@ _TABLE = (
     _nfsp("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
     _deep("deep-cfr", "Deep CFR: advantage networks on external-sampling regrets, strategy "
           "network (Brown et al. 2019)", "deep_cfr", "DeepCFRConfig"),
+    _deep("deep-gxfp", "Deep GXFP: action-utility networks on external-sampling utilities, "
+          "strategy network on best decisions (Giordano 2024)", "deep_gxfp", "DeepGXFPConfig"),
     _model_based("vcfr", "VCFR: CFR on a posterior sample with information-gain rewards from a "
                  "Bayesian reward network (Qiu et al.)"),
     _model_based("vdcfr", "VCFR with DCFR (1.5, 0, 2) as the solver (Qiu et al.)"),
