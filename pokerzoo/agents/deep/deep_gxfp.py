@@ -56,6 +56,7 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
 from __future__ import annotations
 
 import copy
+import os
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -167,6 +168,18 @@ class DeepGXFP(Agent):
     """
 
     name: str = "deep-gxfp"
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DeepGXFP:
+        # A game whose tree does not fit (hold'em) gets the state-traversal subclass
+        # (``state_gxfp.StateDeepGXFP``), as ``DeepCFR`` does (copies and loads pass no game).
+        game = args[0] if args else kwargs.get("game")
+        if cls is DeepGXFP and game is not None:
+            from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP
+            from pokerzoo.agents.deep.state_traversal import tree_fits
+
+            if not tree_fits(game):
+                return super().__new__(StateDeepGXFP)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -281,7 +294,10 @@ class DeepGXFP(Agent):
                 logp = torch.log_softmax(net.policy_logits(x, mask), dim=-1)
                 loss = -logp.gather(1, self._tensor(batch["action"])[:, None])[:, 0]
             else:
-                loss = ((net.advantages(x, mask) - self._tensor(batch["value"])) ** 2).sum(-1)
+                error = net.advantages(x, mask) - self._tensor(batch["value"])
+                if os.environ.get("GXFP_CENTRED"):
+                    error = (error - (error.sum(-1, keepdim=True) / mask.sum(-1, keepdim=True))).masked_fill(~mask, 0.0)
+                loss = (error ** 2).sum(-1)
             if weighted:
                 t = self._tensor(batch["t"])
                 loss = (t * loss).sum() / t.sum()
