@@ -56,7 +56,6 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
 from __future__ import annotations
 
 import copy
-import os
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -294,10 +293,7 @@ class DeepGXFP(Agent):
                 logp = torch.log_softmax(net.policy_logits(x, mask), dim=-1)
                 loss = -logp.gather(1, self._tensor(batch["action"])[:, None])[:, 0]
             else:
-                error = net.advantages(x, mask) - self._tensor(batch["value"])
-                if os.environ.get("GXFP_CENTRED"):
-                    error = (error - (error.sum(-1, keepdim=True) / mask.sum(-1, keepdim=True))).masked_fill(~mask, 0.0)
-                loss = (error ** 2).sum(-1)
+                loss = ((net.advantages(x, mask) - self._tensor(batch["value"])) ** 2).sum(-1)
             if weighted:
                 t = self._tensor(batch["t"])
                 loss = (t * loss).sum() / t.sum()
