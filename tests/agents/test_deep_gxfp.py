@@ -129,7 +129,7 @@ def test_best_decisions_and_the_strategy_table() -> None:
 def test_deep_gxfp_solves_kuhn() -> None:
     agent = DeepGXFP(KUHN, seed=0, **FAST)
     before = exploitability(agent.tree, agent.policy())
-    agent.iterate(30)
+    agent.iterate(25)
     after = exploitability(agent.tree, agent.policy())
     assert before > 0.4 and after < 0.05
 
@@ -164,6 +164,8 @@ def test_bad_configs_and_checkpoints_are_refused(tmp_path) -> None:
         DeepGXFPConfig(traversals=0)
     with pytest.raises(ConfigError, match="utility_scope"):
         DeepGXFPConfig(utility_scope="everything")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="best_decisions must be one of"):
+        DeepGXFPConfig(best_decisions="all")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="strategy_weighting"):
         DeepGXFPConfig.from_params(strategy_weighting="exponential")
     with pytest.raises(ConfigError, match="learning_rate must be > 0"):

@@ -32,8 +32,9 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
   reservoir over all iterations (``"reservoir"``, loss weighted by t) is the alternative.
 * Strategy targets [``strategy_weighting="uniform"``]: every iteration's best decisions
   count alike, GXFP's 1/(n+1) step; ``"linear"`` weighs them by t like Deep CFR's average.
-  Best decisions are recorded once per visit, so an information set's average is over the
-  iterations that reached it.
+  They are recorded once per visit [``best_decisions="per_visit"``], so an information set's
+  average weighs the iterations by how often they reached it; ``"per_infoset"`` records one
+  per distinct information set visited (tabular GXFP's step; no better on Kuhn).
 * Networks [``from_scratch=False``]: trained on from their last weights with one Adam each
   kept across trainings, as the author's Deep CFR code did (``bubbabjh/HeadsUp_deepCFR``; lr
   1e-3 there and in the Deep CFR paper, gradient-norm clip 1 from the latter); ``True``
@@ -43,7 +44,9 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
   near-tied actions are ranked (128 left exploitability near 0.04-0.07 after 40 iterations,
   1,024 near 0.025-0.035; 10,000 traversals instead of 1,000 changed nothing).
 * Players update in turn (tabular ``gxfp``'s ``alternating``), each against the other's
-  newest strategy; the starting strategy b_0 is uniform and the first update replaces it.
+  newest strategy. The starting strategy b_0 is uniform and, as the paper's update reads from
+  n = 0, the first best decisions replace it (tabular GXFP run so reaches 0.018 chips on Kuhn
+  after 25 iterations; pokerzoo's ``gxfp``, which keeps b_0 as one term, 0.037).
 
 >>> from pokerzoo import load_game
 >>> agent = DeepGXFP(load_game("kuhn_poker"), seed=0, traversals=50, utility_steps=5,
@@ -131,12 +134,6 @@ class DeepGXFPConfig:
         for name in ("traversals", "utility_steps", "strategy_steps", "batch_size",
                      "utility_memory", "strategy_memory", "width"):
             check(getattr(self, name) >= 1, name, ">= 1", getattr(self, name))
-        check(self.utility_scope in ("iteration", "reservoir"), "utility_scope",
-              "'iteration' or 'reservoir'", self.utility_scope)
-        check(self.best_decisions in ("per_visit", "per_infoset"), "best_decisions",
-              "'per_visit' or 'per_infoset'", self.best_decisions)
-        check(self.strategy_weighting in ("uniform", "linear"), "strategy_weighting",
-              "'uniform' or 'linear'", self.strategy_weighting)
         check(self.learning_rate > 0, "learning_rate", "> 0", self.learning_rate)
         check(self.grad_clip > 0, "grad_clip", "> 0", self.grad_clip)
 
