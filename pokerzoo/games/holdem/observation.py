@@ -133,9 +133,10 @@ class PublicTensor:
     up to date from what happened since the last look (a state's history only grows; clones
     start without one)."""
 
-    __slots__ = ("tensor", "history", "logged", "dealt", "count", "round")
+    __slots__ = ("plan", "tensor", "history", "logged", "dealt", "count", "round")
 
     def __init__(self, plan: TensorPlan) -> None:
+        self.plan = plan
         self.tensor = np.zeros(plan.size, dtype=np.float32)
         self.history = -1  # length of the history the tensor shows
         self.logged = 0  # betting actions written
@@ -143,9 +144,9 @@ class PublicTensor:
         self.count = [0, 0, 0, 0]  # betting actions written per round
         self.round = -1
 
-    def update(self, state: HoldemState, plan: TensorPlan) -> None:
+    def update(self, state: HoldemState) -> None:
         """Write what changed since the history this tensor shows."""
-        t = self.tensor
+        plan, t = self.plan, self.tensor
         if self.round != state._round:
             if self.round >= 0:
                 t[plan.round + self.round] = 0.0
@@ -200,12 +201,12 @@ def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
     entries. Every entry is one scalar store: cheaper than building index arrays for a batched
     write.
     """
-    plan = tensor_plan(state.game)
     public = state._public_tensor
     if public is None:
-        public = state._public_tensor = PublicTensor(plan)
+        public = state._public_tensor = PublicTensor(tensor_plan(state.game))
     if public.history != len(state._history):
-        public.update(state, plan)
+        public.update(state)
+    plan = public.plan
     t = public.tensor.copy()
     t[plan.player + p] = 1.0
     t[plan.position + (p - plan.postflop_first) % plan.n] = 1.0

@@ -50,7 +50,7 @@ class HoldemState(State):
     __slots__ = (
         "game", "_n", "_stacks", "_bets", "_contrib", "_folded", "_acted", "_needs", "_hole",
         "_board", "_used", "_history", "_log", "_round", "_cur", "_max_bet", "_full_raise",
-        "_raises", "_pending", "_live", "_returns", "_legal", "_public_tensor",
+        "_raises", "_pending", "_live", "_returns", "_legal", "_public_tensor", "_actions",
     )  # fmt: skip
     game: HoldemGame  # narrows State.game for the type checker (a slot, not a class attribute)
 
@@ -58,16 +58,14 @@ class HoldemState(State):
         self.game = game
         n = self._n = game.num_players
         cfg = game.config
-        self._stacks = list(game.starting_stacks)
-        self._bets = [0] * n
-        self._contrib = [0] * n
-        for p in range(n):
-            self._contrib[p] = cfg.ante
-            self._stacks[p] -= cfg.ante
-        for p, blind in ((0, cfg.small_blind), (1, cfg.big_blind)):
-            self._bets[p] = blind
-            self._contrib[p] += blind
-            self._stacks[p] -= blind
+        ante, small, big = cfg.ante, cfg.small_blind, cfg.big_blind
+        self._stacks = stacks = [chips - ante for chips in game.starting_stacks]
+        self._bets = bets = [0] * n
+        self._contrib = contrib = [ante] * n
+        for p, blind in ((0, small), (1, big)):
+            bets[p] = blind
+            contrib[p] += blind
+            stacks[p] -= blind
         self._folded = [False] * n
         self._acted = [False] * n
         self._needs = [True] * n
@@ -77,6 +75,7 @@ class HoldemState(State):
         self._history: list[int] = []
         # (round, seat, action, chips put in, pot before, bet-to after) per betting action.
         self._log: list[tuple[int, int, int, int, int, int]] = []
+        self._actions: tuple[int, ...] = ()  # the actions of _log, for information-state keys
         self._round = 0
         self._cur = CHANCE
         self._max_bet = cfg.big_blind
@@ -171,7 +170,10 @@ class HoldemState(State):
             return acts
         mb = self._max_bet
         bets, stacks, folded = self._bets, self._stacks, self._folded
-        if not any(q != p and not folded[q] and stacks[q] + bets[q] > mb for q in range(self._n)):
+        for q in range(self._n):
+            if q != p and not folded[q] and stacks[q] + bets[q] > mb:
+                break
+        else:
             return acts  # everyone else is all-in or covered: raising cannot win more
         game = self.game
         if game.is_limit:
@@ -275,6 +277,7 @@ class HoldemState(State):
         return sum(1 for q in range(self._n) if not folded[q] and stacks[q] > 0) <= 1
 
     def _bet(self, p: int, action: int) -> None:
+        self._actions += (action,)
         bets = self._bets
         to_call = self._max_bet - bets[p]
         pot_before = sum(self._contrib)
@@ -388,10 +391,13 @@ class HoldemState(State):
 
     def information_state_key(self, player: int | None = None) -> Hashable:
         p = self._seat(player)
-        return (p, tuple(self._hole[p]), tuple(self._board), tuple([a[2] for a in self._log]))
+        return (p, tuple(self._hole[p]), tuple(self._board), self._actions)
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        return observation.information_state_tensor(self, self._seat(player))
+        p = self._cur if player is None else player
+        if not 0 <= p < self._n:
+            p = self._player_or_current(player)  # raises, naming the seats
+        return observation.information_state_tensor(self, p)
 
     def _seat(self, player: int | None) -> int:
         p = self._cur if player is None else player
@@ -415,6 +421,7 @@ class HoldemState(State):
         c._used = self._used
         c._history = self._history[:]
         c._log = self._log[:]
+        c._actions = self._actions
         c._round = self._round
         c._cur = self._cur
         c._max_bet = self._max_bet
