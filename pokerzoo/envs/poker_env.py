@@ -363,7 +363,7 @@ class PokerEnv(AECEnv, EzPickle):
                 apply(self._sample_chance(state))
 
     def _set_turn(self, state: State, player: int) -> None:
-        legal = state.legal_actions()  # a new list: the acting agent's info keeps it
+        legal = state.legal_actions()
         key = tuple(legal)  # the env's own copy, which no caller can mutate
         self._legal = key
         self._to_act = player
@@ -376,8 +376,10 @@ class PokerEnv(AECEnv, EzPickle):
         infos = self.infos
         info_state = state.information_state_key
         for i, ag in self._seats:
-            infos[ag] = {"info_state": info_state(i)}
-        infos[self.possible_agents[player]]["legal_actions"] = legal
+            if i == player:
+                infos[ag] = {"info_state": info_state(i), "legal_actions": list(key)}
+            else:
+                infos[ag] = {"info_state": info_state(i)}
 
     def _finish(self, state: State, last_agent: str) -> None:
         returns = self._terminal_returns(state)

@@ -93,7 +93,7 @@ class TensorPlan:
     __slots__ = (
         "size", "n", "player", "position", "round", "hole", "board", "pot", "to_call",
         "folded", "all_in", "betting", "slots", "width", "num_actions", "postflop_first",
-        "scale", "exact",
+        "scale", "exact", "opening",
     )  # fmt: skip
 
     def __init__(self, game: HoldemGame) -> None:
@@ -112,6 +112,9 @@ class TensorPlan:
         # ``chips * scale`` entry by entry rounds to the same float32 as a vector multiply.
         self.scale = float(np.float32(game.tensor_amount_scale))
         self.exact = sum(game.starting_stacks) < 2**24
+        # Until the first bet or board card every hand's public entries are the same (round,
+        # forced bets, stacks): written once, by the first hand that gets there, then copied.
+        self.opening: np.ndarray | None = None
 
 
 _PLANS: dict[int, tuple[HoldemGame, TensorPlan]] = {}
@@ -135,14 +138,19 @@ class PublicTensor:
 
     __slots__ = ("plan", "tensor", "history", "logged", "dealt", "count", "round")
 
-    def __init__(self, plan: TensorPlan) -> None:
+    def __init__(self, plan: TensorPlan, state: HoldemState) -> None:
         self.plan = plan
-        self.tensor = np.zeros(plan.size, dtype=np.float32)
-        self.history = -1  # length of the history the tensor shows
         self.logged = 0  # betting actions written
         self.dealt = 0  # board cards written
         self.count = [0, 0, 0, 0]  # betting actions written per round
-        self.round = -1
+        if plan.opening is not None and _at_opening(state):
+            self.tensor = plan.opening.copy()
+            self.history = len(state._history)  # length of the history the tensor shows
+            self.round = 0
+        else:
+            self.tensor = np.zeros(plan.size, dtype=np.float32)
+            self.history = -1
+            self.round = -1
 
     def update(self, state: HoldemState) -> None:
         """Write what changed since the history this tensor shows."""
@@ -193,6 +201,11 @@ class PublicTensor:
         self.history = len(state._history)
 
 
+def _at_opening(state: HoldemState) -> bool:
+    """Before the first bet or board card (where every hand's public entries are alike)."""
+    return not state._log and not state._board
+
+
 def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
     """The tensor of ``state`` seen by seat ``p`` (see ``holdem_layout``).
 
@@ -203,10 +216,12 @@ def information_state_tensor(state: HoldemState, p: int) -> np.ndarray:
     """
     public = state._public_tensor
     if public is None:
-        public = state._public_tensor = PublicTensor(tensor_plan(state.game))
+        public = state._public_tensor = PublicTensor(tensor_plan(state.game), state)
+    plan = public.plan
     if public.history != len(state._history):
         public.update(state)
-    plan = public.plan
+        if plan.opening is None and _at_opening(state):
+            plan.opening = public.tensor.copy()
     t = public.tensor.copy()
     t[plan.player + p] = 1.0
     t[plan.position + (p - plan.postflop_first) % plan.n] = 1.0

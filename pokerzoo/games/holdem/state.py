@@ -390,7 +390,9 @@ class HoldemState(State):
     # ------------------------------------------------------------------ observation hooks
 
     def information_state_key(self, player: int | None = None) -> Hashable:
-        p = self._seat(player)
+        p = self._cur if player is None else player
+        if not 0 <= p < self._n:
+            p = self._player_or_current(player)  # raises, naming the seats
         return (p, tuple(self._hole[p]), tuple(self._board), self._actions)
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
@@ -398,10 +400,6 @@ class HoldemState(State):
         if not 0 <= p < self._n:
             p = self._player_or_current(player)  # raises, naming the seats
         return observation.information_state_tensor(self, p)
-
-    def _seat(self, player: int | None) -> int:
-        p = self._cur if player is None else player
-        return p if 0 <= p < self._n else self._player_or_current(player)  # the latter raises
 
     def public_state(self) -> dict[str, Any]:
         return observation.public_state(self)
