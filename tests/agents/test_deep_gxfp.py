@@ -186,3 +186,14 @@ def test_bad_configs_and_checkpoints_are_refused(tmp_path) -> None:
         DeepGXFP(load_game("leduc_holdem"), **FAST).load(tmp_path / "a.ckpt")
     paper = DEEP_GXFP_PRESETS["deep-gxfp"]
     assert (paper.traversals, paper.utility_steps, paper.learning_rate) == (1_000, 100, 1e-3)
+
+
+def test_traversal_workers_are_reproducible() -> None:
+    # In-process shares: each from its own seed drawn from the agent's generator.
+    params = {**FAST, "traversals": 40, "utility_steps": 3, "strategy_steps": 3,
+              "batch_size": 64}
+    a, b = (DeepGXFP(KUHN, seed=3, workers=2, **params) for _ in range(2))
+    for agent in (a, b):
+        agent.iterate(2)
+    np.testing.assert_array_equal(a.policy().probs, b.policy().probs)
+    assert len(a.strategy_memory) == len(b.strategy_memory) > 0
