@@ -233,12 +233,29 @@ def cross_matches(game: Any, agents: list[str], args: argparse.Namespace, work: 
                          "bb_per_100": [float(m.bb_per_100[0]), float(m.bb_per_100_ci[0])]})
 
 
+def reference_lbr(game: Any, opponents: dict[str, Any], args: argparse.Namespace,
+                  work: Path) -> None:
+    """LBR against the fixed opponents, to calibrate what LBR finds with these settings."""
+    from pokerzoo.evaluation.lbr import local_best_response
+
+    out = work / "reference-lbr.json"
+    if out.exists():
+        return
+    record = {}
+    for name in ("random", "always-call"):
+        r = local_best_response(game, opponents[name], args.lbr_deals, seed=999,
+                                wp_samples=args.wp)
+        record[name] = [r.mbb_per_game, r.mbb_per_game_ci]
+    write_json(out, record)
+
+
 def summary(work: Path, args: argparse.Namespace) -> str:
     """The Markdown results and the PNG, from the JSON records under ``work``."""
     records = [json.loads(p.read_text()) | {"agent": p.name.split("-it")[0]}
                for p in sorted(work.glob("deep-*-it*.json"))]
     records.sort(key=lambda r: (r["agent"], r["iteration"]))
-    cross = [json.loads(p.read_text()) for p in sorted(work.glob("cross-it*.json"))]
+    cross = sorted((json.loads(p.read_text()) for p in work.glob("cross-it*.json")),
+                   key=lambda c: c["iteration"])
     nfsp = work / "nfsp-plt.json"
     nfsp_info = json.loads(nfsp.read_text()) if nfsp.exists() else None
     opponents = sorted({o for r in records for o in r["matches"]})
@@ -269,22 +286,42 @@ def summary(work: Path, args: argparse.Namespace) -> str:
         lines.append(table(["iteration", "match", "bb/100"], [
             [c["iteration"], f"{c['players'][0]} vs {c['players'][1]}",
              f"{c['bb_per_100'][0]:+.0f} ± {c['bb_per_100'][1]:.0f}"] for c in cross]))
+    ref = work / "reference-lbr.json"
+    if ref.exists():
+        refs = json.loads(ref.read_text())
+        lines += ["", "LBR with the same settings against the fixed opponents (calibration): " +
+                  ", ".join(f"{k} {v[0]:+.0f} ± {v[1]:.0f} mbb/g" for k, v in refs.items()) + "."]
     if nfsp_info:
         lines += ["", f"NFSP-PLT opponent: {nfsp_info['hands']:,} self-play hands in "
                       f"{nfsp_info['seconds']:.0f} s (Adam, Huber loss, clip 1, rewards in 100 "
                       "bb: the registry defaults diverge on this game)."]
+    iters = max((r["iteration"] for r in records), default=0)
+    lines += ["", "Reading: both agents beat random, always-call and the NFSP-PLT by one to three "
+              "big blinds a hand, but the LBR numbers cannot rank anything: their 95% intervals "
+              "overlap each other and LBR's own winnings against the uniform random player with "
+              "the same settings (board samples, betting abstraction, deals). No-limit pots of "
+              "up to 200 big blinds make 500 deals far too few. "
+              f"The whole budget ({iters} iterations of {args.traversals} traversals per "
+              f"player: {iters * args.traversals:,} each) is about one of the paper's training "
+              "loops for hold'em (10,000 traversals, then 500 SGD steps)."]
     lines += ["", "## The flop spot (hero on the button, Ad Qh on Qs Jh 2h, facing a half-pot "
               "bet), per cent", "",
               "The paper's $10 pot is not reachable in this abstraction (the button's opens are "
               "to $4 or $6), so both neighbouring lines are shown: button raises half pot (to "
               "$4) or pot (to $6), big blind calls, big blind bets half the pot on the flop.", ""]
-    spot_rows = [[name, "-"] + [f"{v[a]:.1f}" for a in ACTION_NAMES[:4]] + ["-"]
+    gto = PAPER["GTO+"]
+
+    def distance(freq: dict[str, float]) -> str:
+        # Total variation to GTO+ in points (GTO+ has no all-in: 0 there).
+        return f"{sum(abs(freq[a] - gto.get(a, 0.0)) for a in freq) / 2:.0f}"
+
+    spot_rows = [[name, "-"] + [f"{v[a]:.1f}" for a in ACTION_NAMES[:4]] + ["-", distance(v)]
                  for name, v in PAPER.items()]
     for r in records:
         for line, freq in r["spot"].items():
             spot_rows.append([f"{r['agent']} it {r['iteration']}", line] +
-                             [f"{freq[a]:.1f}" for a in ACTION_NAMES])
-    lines.append(table(["policy", "preflop line", *ACTION_NAMES], spot_rows))
+                             [f"{freq[a]:.1f}" for a in ACTION_NAMES] + [distance(freq)])
+    lines.append(table(["policy", "preflop line", *ACTION_NAMES, "TV to GTO+"], spot_rows))
     text = "\n".join(lines) + "\n"
     _plot(records, work)
     return text
@@ -336,6 +373,8 @@ def main() -> None:
     parser.add_argument("--nfsp-hands", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="/tmp/pokerzoo-hunl-deep")
+    parser.add_argument("--references", action="store_true",
+                        help="also measure LBR against random and always-call")
     parser.add_argument("--summary-only", action="store_true")
     args = parser.parse_args()
     args.command = "python bench/hunl_deep.py " + " ".join(sys.argv[1:])
@@ -370,6 +409,8 @@ def main() -> None:
         for name in agents:
             train_agent(name, game, opponents, args, work)
         cross_matches(game, agents, args, work)
+        if args.references:
+            reference_lbr(game, opponents, args, work)
     if command_file.exists():
         args.command = "`, `".join(line for line in command_file.read_text().splitlines() if line)
     text = summary(work, args)
