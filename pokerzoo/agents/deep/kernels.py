@@ -21,10 +21,13 @@ from pokerzoo.games.base import CHANCE, TERMINAL
 def external_traversals(
     rng, tree, sigma, p, num_traversals, max_samples,
     order, stack, values, chosen, buf,
-    regret_iset, regret_value, strategy_iset, strategy_value,
+    regret_iset, regret_value, strategy_iset, strategy_value, nodes=None,
 ):
     """Up to ``num_traversals`` traversals of player ``p``; returns ``(done, n_regret,
     n_strategy)``.
+
+    ``nodes``, when given (an int64 array of one element), is increased by the number of nodes
+    the traversals touched (every chance, decision and terminal node visited).
 
     Stops before a traversal when fewer than ``max_samples`` rows (a bound on what one traversal
     writes) are left in the sample arrays, so the caller can drain them and call again.
@@ -76,6 +79,8 @@ def external_traversals(
             chosen[node] = child
             top += 1
             stack[top] = child
+        if nodes is not None:
+            nodes[0] += count
         for k in range(count - 1, -1, -1):
             node = order[k]
             pl = player[node]
