@@ -9,8 +9,8 @@ per checkpoint: exact NashConv of the average (strategy-network) policy, travers
 touched, wall-clock and CPU seconds of training (evaluation excluded; the strategy-network
 training a checkpoint needs is counted). Results are recorded as JSON under
 ``bench/results/deep/`` after every checkpoint, so a rerun reuses finished runs (``--fresh``
-redoes them, ``--reuse-partial`` also keeps runs stopped early); ``summary.md`` and
-``curves.png`` are written from the records.
+redoes them, ``--reuse-partial`` also keeps runs stopped early); ``leduc.md`` and
+``leduc.png`` are written from the records.
 
     python bench/bench_deep.py                          # everything (hours on one core)
     python bench/bench_deep.py --skip-openspiel         # ours only, OpenSpiel's record reused
@@ -284,7 +284,7 @@ def _reach(record: dict, level: float) -> dict | None:
 
 
 def report(records: list[dict], out: Path, target: float = 0.3) -> str:
-    """The Markdown summary (tables and targets) and ``curves.png`` of ``records``."""
+    """The Markdown summary (tables and targets) and ``leduc.png`` of ``records``."""
     lines = ["# Deep CFR on Leduc: pokerzoo next to OpenSpiel (PyTorch)", ""]
     headers = ["iteration", "traversals / player", "nodes touched", "wall s", "CPU s",
                "of which policy net (wall s)", "NashConv", "memory average NashConv"]
@@ -321,21 +321,28 @@ def report(records: list[dict], out: Path, target: float = 0.3) -> str:
             f"{final['iteration']}, {final['seconds']:,.0f} s wall, "
             f"{final.get('cpu_seconds', float('nan')):,.0f} s CPU"
             + ("" if openspiel.get("complete") else " (the run did not finish)") + ".")
-        for r in ours:
-            hit = _reach(r, final["nash_conv"])
-            if hit is None:
-                lines.append(f"- {r['agent']} did not reach {final['nash_conv']:.4f}.")
-                continue
-            wall = hit["seconds"] / final["seconds"]
-            cpu = hit["cpu_seconds"] / final["cpu_seconds"] if "cpu_seconds" in final else None
-            lines.append(
-                f"- {r['agent']} reached it at iteration {hit['iteration']}: {hit['seconds']:,.0f}"
-                f" s wall ({wall:.3f} of OpenSpiel's), {hit['cpu_seconds']:,.0f} s CPU"
-                + (f" ({cpu:.3f} of OpenSpiel's)" if cpu is not None else "") + ".")
+        lines += ["", "Time to each OpenSpiel checkpoint's NashConv (first checkpoint of ours "
+                  "at or below it; the target is at most 0.1 of OpenSpiel's time at its last):",
+                  ""]
+        for level in openspiel["curve"]:
+            for r in ours:
+                hit = _reach(r, level["nash_conv"])
+                head = (f"- OpenSpiel's {level['nash_conv']:.4f} (iteration "
+                        f"{level['iteration']}), {r['agent']}: ")
+                if hit is None:
+                    lines.append(head + "not reached.")
+                    continue
+                wall = hit["seconds"] / level["seconds"]
+                cpu = (hit["cpu_seconds"] / level["cpu_seconds"]
+                       if "cpu_seconds" in level else None)
+                lines.append(
+                    head + f"iteration {hit['iteration']}, {hit['seconds']:,.0f} s wall "
+                    f"({wall:.3f} of OpenSpiel's), {hit['cpu_seconds']:,.0f} s CPU"
+                    + (f" ({cpu:.3f} of OpenSpiel's)" if cpu is not None else "") + ".")
     text = "\n".join(lines) + "\n"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.md").write_text(text)
-    _plot(records, out / "curves.png")
+    (out / "leduc.md").write_text(text)
+    _plot(records, out / "leduc.png")
     return text
 
 
@@ -344,10 +351,11 @@ def _plot(records: list[dict], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    fig, axes = plt.subplots(1, 4, figsize=(19, 4.2))
     keys = [("traversals", "traversals per player"), ("nodes", "nodes touched"),
-            ("cpu_seconds", "CPU seconds (one thread)")]
+            ("cpu_seconds", "CPU seconds (one thread)"), ("seconds", "wall-clock seconds")]
     for ax, (key, label) in zip(axes, keys):
         for r in records:
             per_player = (r.get("config") or r.get("settings") or {}).get("traversals", 0)
@@ -358,7 +366,7 @@ def _plot(records: list[dict], path: Path) -> None:
                 xs, ys = zip(*points)
                 ax.plot(xs, ys, marker="o", label=r["agent"])
         ax.set_xscale("log")
-        ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(label)
         ax.set_ylabel("NashConv (chips)")
         ax.grid(True, which="both", alpha=0.3)
