@@ -79,7 +79,9 @@ def test_a_worker_killed_mid_match_loses_nothing(tmp_path: Path) -> None:
     executor = connect(2)
     retried = executor.stats.retried
     result = head_to_head(game, pols, 400, seed=5, executor=executor)
-    assert marker.exists() and executor.stats.retried == retried + 1
+    # At least the killed task was re-run; on a loaded machine Ray may lose and re-run one
+    # more (a worker it judges dead), which must not change the result either.
+    assert marker.exists() and executor.stats.retried >= retried + 1
     same_match(result, head_to_head(game, pols, 400, seed=5))  # the marker stops the kill
     assert result.num_hands == 800 and result.num_deals == 400
     assert "re-run" in executor.stats.summary()
