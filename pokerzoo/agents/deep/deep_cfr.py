@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +107,26 @@ DEEP_CFR_PRESETS: dict[str, DeepCFRConfig] = {
 """Named configs: the small default and OpenSpiel's recommended Leduc settings."""
 
 
+def configured(config: Any, default: Callable[[], Any], overrides: Mapping[str, Any]) -> Any:
+    """``config`` (``default()`` when None) with ``overrides`` replacing its fields."""
+    base = config if config is not None else default()
+    return dataclasses.replace(base, **overrides) if overrides else base
+
+
+def new_for_game(
+    cls: type, base: type, state_class: Callable[[], type], args: tuple, kwargs: Mapping
+) -> Any:
+    """``__new__`` of a deep agent: ``base`` built on a game whose tree does not fit (hold'em)
+    becomes its state-traversal subclass ``state_class()``; copies and loads pass no game."""
+    game = args[0] if args else kwargs.get("game")
+    if cls is base and game is not None:
+        from pokerzoo.agents.deep.state_traversal import tree_fits
+
+        if not tree_fits(game):
+            return object.__new__(state_class())
+    return object.__new__(cls)
+
+
 def resolve_device(device: str) -> torch.device:
     """``"auto"``: CUDA when available, else CPU; anything else as torch reads it."""
     if device == "auto":
@@ -142,15 +162,8 @@ class DeepCFR(Agent):
     name: str = "deep-cfr"
 
     def __new__(cls, *args: Any, **kwargs: Any) -> DeepCFR:
-        # A game whose tree does not fit (hold'em) gets the state-traversal subclass, which
-        # traverses batches of states and stores tensors (copies and loads pass no game).
-        game = args[0] if args else kwargs.get("game")
-        if cls is DeepCFR and game is not None:
-            from pokerzoo.agents.deep.state_traversal import StateDeepCFR, tree_fits
-
-            if not tree_fits(game):
-                return super().__new__(StateDeepCFR)
-        return super().__new__(cls)
+        # Hold'em gets the subclass that traverses batches of states and stores tensors.
+        return new_for_game(cls, DeepCFR, _state_deep_cfr, args, kwargs)
 
     def __init__(
         self,
@@ -162,8 +175,7 @@ class DeepCFR(Agent):
         executor: Executor | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else DeepCFRConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.config = configured(config, DeepCFRConfig, overrides)
         self.workers = check_workers(workers)
         self.executor = executor
         self.game = game
@@ -440,3 +452,9 @@ def make_preset(preset: str, game: Game, seed: int = 0, *, workers: int = 1,
     base = dataclasses.asdict(DEEP_CFR_PRESETS[preset])
     return DeepCFR(game, DeepCFRConfig.from_params(**{**base, **params}), seed=seed,
                    workers=workers, executor=executor)
+
+
+def _state_deep_cfr() -> type:
+    from pokerzoo.agents.deep.state_traversal import StateDeepCFR
+
+    return StateDeepCFR

@@ -68,7 +68,7 @@ import numpy as np
 import torch
 
 from pokerzoo.agents.base import Agent, check_units
-from pokerzoo.agents.deep.deep_cfr import resolve_device
+from pokerzoo.agents.deep.deep_cfr import configured, new_for_game, resolve_device
 from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
 from pokerzoo.agents.deep.network import CardBettingNet
 from pokerzoo.components.replay import ReservoirBuffer
@@ -166,16 +166,8 @@ class DeepGXFP(Agent):
     name: str = "deep-gxfp"
 
     def __new__(cls, *args: Any, **kwargs: Any) -> DeepGXFP:
-        # A game whose tree does not fit (hold'em) gets the state-traversal subclass
-        # (``state_gxfp.StateDeepGXFP``), as ``DeepCFR`` does (copies and loads pass no game).
-        game = args[0] if args else kwargs.get("game")
-        if cls is DeepGXFP and game is not None:
-            from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP
-            from pokerzoo.agents.deep.state_traversal import tree_fits
-
-            if not tree_fits(game):
-                return super().__new__(StateDeepGXFP)
-        return super().__new__(cls)
+        # Hold'em gets ``state_gxfp.StateDeepGXFP``, as ``DeepCFR`` does.
+        return new_for_game(cls, DeepGXFP, _state_deep_gxfp, args, kwargs)
 
     def __init__(
         self,
@@ -187,8 +179,7 @@ class DeepGXFP(Agent):
         executor: Executor | None = None,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else DeepGXFPConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.config = configured(config, DeepGXFPConfig, overrides)
         self.workers = check_workers(workers)
         self.executor = executor
         self.game = game
@@ -444,3 +435,9 @@ def make_preset(preset: str, game: Game, seed: int = 0, *, workers: int = 1,
     base = dataclasses.asdict(DEEP_GXFP_PRESETS[preset])
     return DeepGXFP(game, DeepGXFPConfig.from_params(**{**base, **params}), seed=seed,
                     workers=workers, executor=executor)
+
+
+def _state_deep_gxfp() -> type:
+    from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP
+
+    return StateDeepGXFP

@@ -21,12 +21,11 @@ does not change it).
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 import numpy as np
 
-from pokerzoo.agents.deep.deep_cfr import resolve_device
+from pokerzoo.agents.deep.deep_cfr import configured, resolve_device
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP, DeepGXFPConfig, UtilitySamples
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
 from pokerzoo.agents.deep.state_traversal import external_sampling_states, value_scale
@@ -57,8 +56,7 @@ class StateDeepGXFP(DeepGXFP):
         frontier: int = 256,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else DeepGXFPConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.config = configured(config, DeepGXFPConfig, overrides)
         if check_workers(workers) != 1:
             raise ConfigError(
                 f"state traversals run in this process: workers must be 1, got {workers}")

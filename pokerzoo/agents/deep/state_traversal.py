@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from pokerzoo.agents.deep.deep_cfr import DeepCFR, DeepCFRConfig, resolve_device
+from pokerzoo.agents.deep.deep_cfr import DeepCFR, DeepCFRConfig, configured, resolve_device
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check
@@ -298,8 +298,7 @@ class StateDeepCFR(DeepCFR):
         frontier: int = 256,
         **overrides: Any,
     ) -> None:
-        base = config if config is not None else DeepCFRConfig()
-        self.config = dataclasses.replace(base, **overrides) if overrides else base
+        self.config = configured(config, DeepCFRConfig, overrides)
         if check_workers(workers) != 1:
             raise ConfigError(
                 f"state traversals run in this process: workers must be 1, got {workers}"
