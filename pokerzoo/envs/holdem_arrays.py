@@ -26,6 +26,7 @@ value is a stronger hand and equal values tie, the same order as the rules' eval
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import numba
@@ -627,6 +628,25 @@ class HoldemArrays(RowArrays):
         """Chance outcomes of each current hand in the order the ``State`` rules deal them:
         seat 0's two hole cards, seat 1's, ..., then flop, turn and river."""
         return self.deal.copy()
+
+    def take(self, rows: np.ndarray) -> HoldemArrays:
+        """New arrays holding copies of the hands in ``rows`` (indices, repeats allowed), in
+        that order; the rules and constants are shared.
+
+        >>> from pokerzoo.games import load_game
+        >>> b = HoldemArrays(load_game("no_limit_holdem"), num_envs=2)
+        >>> b.reset_rows(np.arange(2), np.random.default_rng(0))
+        >>> c = b.take(np.array([1, 1, 0]))
+        >>> c.num_envs, bool((c.deal[0] == b.deal[1]).all())
+        (3, True)
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        out = copy.copy(self)
+        out.num_envs = len(rows)
+        out.ar = np.arange(len(rows))
+        for name in self.STATE:
+            setattr(out, name, getattr(self, name)[rows])
+        return out
 
     STATE = ("deal", "chips", "flags", "scal", "pub")
     """The arrays that hold the hands in flight (the rest follows from the config)."""

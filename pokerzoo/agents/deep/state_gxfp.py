@@ -1,7 +1,9 @@
 """Deep GXFP on state traversals, for games without a compiled tree (hold'em).
 
 ``DeepGXFP`` walks the compiled tree in ``sample_utilities``, its one traversal seam. Here
-that seam runs ``state_traversal.external_sampling_states`` instead: batches of states, every
+that seam runs ``state_traversal.external_sampling_states`` instead (for hold'em
+``array_traversal.external_sampling_arrays``, the same samples from array rows, unless the
+config's ``traversal_backend`` says ``"states"``): batches of states, every
 seat's actions sampled from the strategy network (the paper's note in its Sec. 2.3.4; uniform
 before the first training, GXFP's b_0), one batched network call per seat and frontier round.
 The sampled action utilities ``q`` at the traverser's decisions, in the tensor's chip unit
@@ -25,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.agents.deep.array_traversal import traversal_function
 from pokerzoo.agents.deep.deep_cfr import configured, resolve_device
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP, DeepGXFPConfig, UtilitySamples
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
-from pokerzoo.agents.deep.state_traversal import external_sampling_states, value_scale
+from pokerzoo.agents.deep.state_traversal import value_scale
 from pokerzoo.config import check
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
@@ -62,6 +65,7 @@ class StateDeepGXFP(DeepGXFP):
                 f"state traversals run in this process: workers must be 1, got {workers}")
         check(frontier >= 1, "frontier", ">= 1", frontier)
         self.workers, self.executor, self.frontier = 1, executor, int(frontier)
+        traversal_function(game, self.config.traversal_backend)  # refuses a backend it lacks
         self.game, self.seed, self._iteration = game, int(seed), 0
         self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
         self.device = resolve_device(self.config.device)
@@ -89,8 +93,9 @@ class StateDeepGXFP(DeepGXFP):
 
     def sample_utilities(self, player: int, traversals: int) -> UtilitySamples:
         """``traversals`` state traversals of ``player``: tensors, masks, sampled utilities."""
-        s = external_sampling_states(self.game, self._traversal_probs, player, traversals,
-                                     self.rng, frontier=self.frontier)
+        traverse = traversal_function(self.game, self.config.traversal_backend)
+        s = traverse(self.game, self._traversal_probs, player, traversals, self.rng,
+                     frontier=self.frontier)
         self._nodes[0] += s.nodes
         return s.tensors, s.masks, (s.values * value_scale(self.game)).astype(np.float32)
 

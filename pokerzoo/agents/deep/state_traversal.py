@@ -100,6 +100,8 @@ class TraversalSamples:
     @staticmethod
     def concatenate(parts: list[TraversalSamples]) -> TraversalSamples:
         """The samples of ``parts`` one after another."""
+        if len(parts) == 1:
+            return parts[0]
         cat = {f.name: np.concatenate([getattr(p, f.name) for p in parts])
                for f in dataclasses.fields(TraversalSamples)
                if f.name not in ("num_traversals", "nodes")}
@@ -127,7 +129,9 @@ def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(cum > u[:, None], axis=1)
 
 
-def _checked(sigma: np.ndarray, masks: np.ndarray, seat: int) -> np.ndarray:
+def checked_strategy(sigma: np.ndarray, masks: np.ndarray, seat: int) -> np.ndarray:
+    """``sigma`` zeroed off the legal actions and normalised; refuses negative, NaN or
+    all-zero rows with an ``InvalidPolicyError`` naming ``seat``."""
     sigma = np.where(masks, np.asarray(sigma, dtype=np.float64), 0.0)
     total = sigma.sum(axis=1)
     if not np.all(np.isfinite(total) & (total > 0)) or np.any(sigma < 0):
@@ -157,60 +161,144 @@ def external_sampling_states(
         rng: draws chance outcomes and the other seats' actions.
         frontier: traversals advanced together (bounds the states held at once).
     """
+    return in_chunks(_traverse_chunk, game, strategy, player, num_traversals, rng, frontier)
+
+
+def in_chunks(
+    traverse_chunk: Callable[[Any, StrategyFn, int, int, np.random.Generator], TraversalSamples],
+    game: Game,
+    strategy: StrategyFn,
+    player: int,
+    num_traversals: int,
+    rng: np.random.Generator,
+    frontier: int,
+) -> TraversalSamples:
+    """``traverse_chunk(game, strategy, player, k, rng)`` run on chunks of at most ``frontier``
+    of the ``num_traversals`` traversals (one empty chunk for none), concatenated; the
+    arguments checked first."""
     check(num_traversals >= 0, "num_traversals", ">= 0", num_traversals)
     check(frontier >= 1, "frontier", ">= 1", frontier)
     check(0 <= player < game.num_players, "player", f"a seat 0..{game.num_players - 1}", player)
     parts = [
-        _traverse_chunk(game, strategy, player, min(frontier, num_traversals - start), rng)
+        traverse_chunk(game, strategy, player, min(frontier, num_traversals - start), rng)
         for start in range(0, num_traversals, frontier)
     ]
     if not parts:
-        parts = [_traverse_chunk(game, strategy, player, 0, rng)]
+        parts = [traverse_chunk(game, strategy, player, 0, rng)]
     return TraversalSamples.concatenate(parts)
+
+
+class TraversalRecord:
+    """What a chunk of ``k`` traversals records round by round, and the back-up at its end.
+
+    Frontier entries carry *slots*: where their value goes, ``node * A + action`` of the
+    traverser decision they came from, or ``-1 - r`` for the root of traversal ``r``
+    (``root_slots``). Each round records the traverser's decisions (``decisions``, which
+    returns their node ids), the averaging seat's strategy samples and the terminal values;
+    ``samples`` backs the values up, one vectorised step per round in reverse.
+    """
+
+    def __init__(self, k: int, num_actions: int, size: int) -> None:
+        self.k, self.A, self.size = k, num_actions, size
+        self.nodes: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": [], "parent": []}
+        self.strat: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": []}
+        self.rounds: list[int] = []  # decisions created per frontier round
+        self.term_slots: list[np.ndarray] = []
+        self.term_values: list[np.ndarray] = []
+        self.n_nodes = self.created = self.visited = 0
+
+    def root_slots(self) -> np.ndarray:
+        """The slots of the ``k`` traversal roots."""
+        return -1 - np.arange(self.k)
+
+    def terminals(self, slots: np.ndarray, values: np.ndarray) -> None:
+        """The traverser's payoffs at terminal states of the given slots."""
+        self.term_slots.append(slots)
+        self.term_values.append(values)
+
+    def decisions(self, x: np.ndarray, mask: np.ndarray, sigma: np.ndarray,
+                  parent: np.ndarray) -> np.ndarray:
+        """Records traverser decisions (reached from slots ``parent``); their node ids."""
+        ids = self.n_nodes + self.created + np.arange(len(x))
+        self.created += len(x)
+        for key, value in zip(("x", "mask", "sigma", "parent"), (x, mask, sigma, parent)):
+            self.nodes[key].append(value)
+        return ids
+
+    def strategy(self, x: np.ndarray, mask: np.ndarray, sigma: np.ndarray) -> None:
+        """Records strategy samples of the averaging seat."""
+        for key, value in zip(("x", "mask", "sigma"), (x, mask, sigma)):
+            self.strat[key].append(value)
+
+    def end_round(self) -> None:
+        """Closes a frontier round (its decisions are backed up together)."""
+        self.n_nodes += self.created
+        self.rounds.append(self.created)
+        self.created = 0
+
+    def samples(self) -> TraversalSamples:
+        """The recorded samples, with values backed up from the terminals."""
+        A, size, n_nodes = self.A, self.size, self.n_nodes
+
+        def stacked(parts: list[np.ndarray], shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+            if not parts:
+                return np.zeros(shape, dtype=dtype)
+            return np.concatenate(parts).astype(dtype, copy=False)
+
+        sigma = stacked(self.nodes["sigma"], (0, A), np.float64)
+        parent = stacked(self.nodes["parent"], (0,), np.int64)
+        q_flat = np.zeros(n_nodes * A)
+        roots = np.zeros(self.k)
+        _settle(stacked(self.term_slots, (0,), np.int64),
+                stacked(self.term_values, (0,), np.float64), q_flat, roots)
+        q = q_flat.reshape(n_nodes, A)
+        # Backed up round by round in reverse: a decision's children are all of later rounds.
+        ends = np.cumsum(self.rounds)
+        for end, count in zip(ends[::-1], self.rounds[::-1]):
+            rows = slice(end - count, end)
+            _settle(parent[rows], (sigma[rows] * q[rows]).sum(axis=1), q_flat, roots)
+        return TraversalSamples(
+            num_traversals=self.k,
+            tensors=stacked(self.nodes["x"], (0, size), np.float32),
+            masks=stacked(self.nodes["mask"], (0, A), bool),
+            values=q.copy(),
+            sigma=sigma,
+            strategy_tensors=stacked(self.strat["x"], (0, size), np.float32),
+            strategy_masks=stacked(self.strat["mask"], (0, A), bool),
+            strategy_sigma=stacked(self.strat["sigma"], (0, A), np.float64),
+            root_values=roots,
+            nodes=self.visited,
+        )
 
 
 def _traverse_chunk(
     game: Game, strategy: StrategyFn, player: int, k: int, rng: np.random.Generator
 ) -> TraversalSamples:
     A = game.num_distinct_actions
-    size = game.information_state_layout.size
     averaging = (player + 1) % game.num_players
+    record = TraversalRecord(k, A, game.information_state_layout.size)
     states: list[State] = [game.new_initial_state() for _ in range(k)]
-    # A frontier state's slot: where its value goes, node * A + action of the traverser
-    # decision it came from, or -1 - r for the root of traversal r.
-    slots = -1 - np.arange(k)
-    nodes: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": [], "parent": []}
-    strat: dict[str, list[np.ndarray]] = {"x": [], "mask": [], "sigma": []}
-    rounds: list[int] = []  # decisions created per frontier round
-    term_slots: list[np.ndarray] = []
-    term_values: list[np.ndarray] = []
-    n_nodes = visited = 0
+    slots = record.root_slots()
     while states:
         for s in states:
             while s.is_chance_node():
                 s.apply_action(s.sample_chance_outcome(rng))
-        visited += len(states)
+        record.visited += len(states)
         seat = np.fromiter((s.current_player() for s in states), np.int64, len(states))
         done = np.flatnonzero(seat == TERMINAL)
-        term_slots.append(slots[done])
-        term_values.append(np.fromiter((states[i].returns()[player] for i in done), float,
-                                       len(done)))
+        record.terminals(slots[done], np.fromiter((states[i].returns()[player] for i in done),
+                                                  float, len(done)))
         next_states: list[State] = []
         next_slots: list[np.ndarray] = []
-        created = 0
         for who in range(game.num_players):
             idx = np.flatnonzero(seat == who)
             if not len(idx):
                 continue
             x = np.stack([states[i].information_state_tensor(who) for i in idx])
             mask = np.stack([states[i].legal_actions_mask() for i in idx]).astype(bool)
-            sigma = _checked(strategy(who, x, mask), mask, who)
+            sigma = checked_strategy(strategy(who, x, mask), mask, who)
             if who == player:
-                ids = n_nodes + created + np.arange(len(idx))
-                created += len(idx)
-                for key, value in zip(("x", "mask", "sigma", "parent"),
-                                      (x, mask, sigma, slots[idx])):
-                    nodes[key].append(value)
+                ids = record.decisions(x, mask, sigma, slots[idx])
                 for j, i in enumerate(idx):
                     legal = np.flatnonzero(mask[j])
                     s = states[i]
@@ -224,43 +312,15 @@ def _traverse_chunk(
             else:
                 actions = sample_rows(sigma, rng)
                 if who == averaging:
-                    for key, value in zip(("x", "mask", "sigma"), (x, mask, sigma)):
-                        strat[key].append(value)
+                    record.strategy(x, mask, sigma)
                 for j, i in enumerate(idx):
                     states[i].apply_action(int(actions[j]))
                     next_states.append(states[i])
                 next_slots.append(slots[idx])
-        n_nodes += created
-        rounds.append(created)
+        record.end_round()
         states = next_states
         slots = np.concatenate(next_slots) if next_slots else np.zeros(0, dtype=np.int64)
-
-    def stacked(parts: list[np.ndarray], shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-        return np.concatenate(parts).astype(dtype) if parts else np.zeros(shape, dtype=dtype)
-
-    sigma = stacked(nodes["sigma"], (0, A), np.float64)
-    parent = stacked(nodes["parent"], (0,), np.int64)
-    q_flat = np.zeros(n_nodes * A)
-    roots = np.zeros(k)
-    _settle(np.concatenate(term_slots), np.concatenate(term_values), q_flat, roots)
-    q = q_flat.reshape(n_nodes, A)
-    # Backed up round by round in reverse: a decision's children are all of later rounds.
-    ends = np.cumsum(rounds)
-    for end, count in zip(ends[::-1], rounds[::-1]):
-        rows = slice(end - count, end)
-        _settle(parent[rows], (sigma[rows] * q[rows]).sum(axis=1), q_flat, roots)
-    return TraversalSamples(
-        num_traversals=k,
-        tensors=stacked(nodes["x"], (0, size), np.float32),
-        masks=stacked(nodes["mask"], (0, A), bool),
-        values=q.copy(),
-        sigma=sigma,
-        strategy_tensors=stacked(strat["x"], (0, size), np.float32),
-        strategy_masks=stacked(strat["mask"], (0, A), bool),
-        strategy_sigma=stacked(strat["sigma"], (0, A), np.float64),
-        root_values=roots,
-        nodes=visited,
-    )
+    return record.samples()
 
 
 def _settle(slots: np.ndarray, values: np.ndarray, q_flat: np.ndarray, roots: np.ndarray) -> None:
@@ -270,10 +330,19 @@ def _settle(slots: np.ndarray, values: np.ndarray, q_flat: np.ndarray, roots: np
     roots[-1 - slots[~inner]] = values[~inner]
 
 
+def _traversal(game: Game, backend: str) -> Callable[..., TraversalSamples]:
+    """The traversal function of ``backend`` for ``game`` (see ``DeepCFRConfig``)."""
+    from pokerzoo.agents.deep.array_traversal import traversal_function
+
+    return traversal_function(game, backend)
+
+
 class StateDeepCFR(DeepCFR):
     """Deep CFR whose traversals run on batches of game states (``external_sampling_states``),
     for games whose tree does not fit; ``DeepCFR(game)`` returns one for such games, and it
     may be built directly on any game (Kuhn and Leduc test it against the tree).
+    Hold'em traversals run as array rows (``array_traversal.external_sampling_arrays``) unless
+    the config's ``traversal_backend`` is ``"states"``.
 
     The memories hold information-state tensors and legal masks with the regrets (in the
     tensor's chip unit, ``value_scale``) or
@@ -305,6 +374,7 @@ class StateDeepCFR(DeepCFR):
             )
         check(frontier >= 1, "frontier", ">= 1", frontier)
         self.workers, self.executor, self.frontier = 1, executor, int(frontier)
+        _traversal(game, self.config.traversal_backend)  # refuses a backend the game lacks
         self.game, self.seed, self._iteration = game, int(seed), 0
         self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
         self.device = resolve_device(self.config.device)
@@ -341,7 +411,7 @@ class StateDeepCFR(DeepCFR):
         return NetworkStatePolicy(self.game, self.advantage_nets, regret=True, device=self.device)
 
     def _traverse(self, p: int, t: int) -> None:
-        samples = external_sampling_states(
+        samples = _traversal(self.game, self.config.traversal_backend)(
             self.game, self.traversal_strategy().probabilities, p, self.config.traversals,
             self.rng, frontier=self.frontier,
         )
