@@ -116,14 +116,13 @@ def external_sampling_arrays(
 
 
 def _traverse_chunk(
-    game: HoldemGame, strategy: StrategyFn, player: int, k: int, rng: np.random.Generator
-) -> TraversalSamples:
-    n, A = game.num_players, game.num_distinct_actions
+    game: HoldemGame, strategy: StrategyFn, player: int, slots: np.ndarray,
+    rng: np.random.Generator, record: TraversalRecord,
+) -> None:
+    n, A, k = game.num_players, game.num_distinct_actions, len(slots)
     averaging = (player + 1) % n
-    record = TraversalRecord(k, A, game.information_state_layout.size)
     rows = HoldemArrays(game, k)
     rows.reset_rows(np.arange(k), rng)
-    slots = record.root_slots()
     live = np.arange(k)  # rows of ``rows`` still in play (the rest finished last round)
     while len(live):
         record.visited += len(live)
@@ -167,7 +166,6 @@ def _traverse_chunk(
         record.visited += len(over)
         live = np.flatnonzero(~done)
         slots = slots[live]
-    return record.samples()
 
 
 @numba.njit(cache=True)

@@ -165,7 +165,8 @@ def external_sampling_states(
 
 
 def in_chunks(
-    traverse_chunk: Callable[[Any, StrategyFn, int, int, np.random.Generator], TraversalSamples],
+    traverse_chunk: Callable[[Any, StrategyFn, int, np.ndarray, np.random.Generator,
+                              TraversalRecord], None],
     game: Game,
     strategy: StrategyFn,
     player: int,
@@ -173,27 +174,26 @@ def in_chunks(
     rng: np.random.Generator,
     frontier: int,
 ) -> TraversalSamples:
-    """``traverse_chunk(game, strategy, player, k, rng)`` run on chunks of at most ``frontier``
-    of the ``num_traversals`` traversals (one empty chunk for none), concatenated; the
-    arguments checked first."""
+    """``traverse_chunk(game, strategy, player, roots, rng, record)`` run on chunks of at most
+    ``frontier`` of the ``num_traversals`` traversals (``roots``: their root slots), all into
+    one ``TraversalRecord``; the arguments checked first."""
     check(num_traversals >= 0, "num_traversals", ">= 0", num_traversals)
     check(frontier >= 1, "frontier", ">= 1", frontier)
     check(0 <= player < game.num_players, "player", f"a seat 0..{game.num_players - 1}", player)
-    parts = [
-        traverse_chunk(game, strategy, player, min(frontier, num_traversals - start), rng)
-        for start in range(0, num_traversals, frontier)
-    ]
-    if not parts:
-        parts = [traverse_chunk(game, strategy, player, 0, rng)]
-    return TraversalSamples.concatenate(parts)
+    record = TraversalRecord(num_traversals, game.num_distinct_actions,
+                             game.information_state_layout.size)
+    for start in range(0, num_traversals, frontier):
+        roots = -1 - np.arange(start, min(start + frontier, num_traversals))
+        traverse_chunk(game, strategy, player, roots, rng, record)
+    return record.samples()
 
 
 class TraversalRecord:
-    """What a chunk of ``k`` traversals records round by round, and the back-up at its end.
+    """What ``k`` traversals record round by round (chunk after chunk), and the back-up.
 
     Frontier entries carry *slots*: where their value goes, ``node * A + action`` of the
-    traverser decision they came from, or ``-1 - r`` for the root of traversal ``r``
-    (``root_slots``). Each round records the traverser's decisions (``decisions``, which
+    traverser decision they came from, or ``-1 - r`` for the root of traversal ``r``. Each
+    round records the traverser's decisions (``decisions``, which
     returns their node ids), the averaging seat's strategy samples and the terminal values;
     ``samples`` backs the values up, one vectorised step per round in reverse.
     """
@@ -206,10 +206,6 @@ class TraversalRecord:
         self.term_slots: list[np.ndarray] = []
         self.term_values: list[np.ndarray] = []
         self.n_nodes = self.created = self.visited = 0
-
-    def root_slots(self) -> np.ndarray:
-        """The slots of the ``k`` traversal roots."""
-        return -1 - np.arange(self.k)
 
     def terminals(self, slots: np.ndarray, values: np.ndarray) -> None:
         """The traverser's payoffs at terminal states of the given slots."""
@@ -252,7 +248,8 @@ class TraversalRecord:
         _settle(stacked(self.term_slots, (0,), np.int64),
                 stacked(self.term_values, (0,), np.float64), q_flat, roots)
         q = q_flat.reshape(n_nodes, A)
-        # Backed up round by round in reverse: a decision's children are all of later rounds.
+        # Backed up round by round in reverse: a decision's children are all of later rounds
+        # (of its own chunk).
         ends = np.cumsum(self.rounds)
         for end, count in zip(ends[::-1], self.rounds[::-1]):
             rows = slice(end - count, end)
@@ -272,13 +269,12 @@ class TraversalRecord:
 
 
 def _traverse_chunk(
-    game: Game, strategy: StrategyFn, player: int, k: int, rng: np.random.Generator
-) -> TraversalSamples:
+    game: Game, strategy: StrategyFn, player: int, slots: np.ndarray, rng: np.random.Generator,
+    record: TraversalRecord,
+) -> None:
     A = game.num_distinct_actions
     averaging = (player + 1) % game.num_players
-    record = TraversalRecord(k, A, game.information_state_layout.size)
-    states: list[State] = [game.new_initial_state() for _ in range(k)]
-    slots = record.root_slots()
+    states: list[State] = [game.new_initial_state() for _ in range(len(slots))]
     while states:
         for s in states:
             while s.is_chance_node():
@@ -320,7 +316,6 @@ def _traverse_chunk(
         record.end_round()
         states = next_states
         slots = np.concatenate(next_slots) if next_slots else np.zeros(0, dtype=np.int64)
-    return record.samples()
 
 
 def _settle(slots: np.ndarray, values: np.ndarray, q_flat: np.ndarray, roots: np.ndarray) -> None:
