@@ -26,7 +26,6 @@ which gives every row the distribution of the state version's, jointly as well.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 import numba
 import numpy as np
@@ -49,10 +48,6 @@ from pokerzoo.games.holdem.game import HoldemGame
 StrategyTraversal = Callable[..., TraversalSamples]
 """``external_sampling_arrays`` or ``external_sampling_states``."""
 
-TraversalBackend = Literal["auto", "arrays", "states"]
-"""How state traversals run: ``"arrays"`` (hold'em only), ``"states"`` (any game), or
-``"auto"``: arrays where the game is a hold'em game the arrays play, else states."""
-
 
 def arrays_play(game: Game) -> bool:
     """Whether ``HoldemArrays`` play ``game`` (a hold'em game with the rules they know).
@@ -71,8 +66,10 @@ def arrays_play(game: Game) -> bool:
 
 
 def traversal_function(game: Game, backend: str) -> StrategyTraversal:
-    """``external_sampling_arrays`` or ``external_sampling_states`` for ``game``, as
-    ``backend`` (a ``TraversalBackend``) asks.
+    """The traversal function for ``game`` that ``backend`` names (the deep configs'
+    ``traversal_backend``): ``"arrays"`` (``external_sampling_arrays``, hold'em only),
+    ``"states"`` (``external_sampling_states``, any game), or ``"auto"``: arrays where
+    ``arrays_play(game)``, else states.
 
     >>> from pokerzoo import load_game
     >>> traversal_function(load_game("no_limit_holdem"), "auto").__name__
@@ -103,7 +100,8 @@ def external_sampling_arrays(
     frontier: int = 256,
 ) -> TraversalSamples:
     """``num_traversals`` external-sampling traversals of ``player`` in a hold'em game,
-    ``frontier`` at a time, as array rows; arguments as ``external_sampling_states``.
+    ``frontier`` at a time (which bounds the rows held at once), as array rows; arguments as
+    ``external_sampling_states``.
 
     Raises:
         ConfigError: ``game`` is not a hold'em game the arrays play, or a bad count or seat.

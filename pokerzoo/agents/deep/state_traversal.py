@@ -14,7 +14,9 @@ sampled action values ``q`` and the strategy ``sigma`` there: Deep CFR stores th
 ``q - sigma . q`` (``samples.regrets``), Deep GXFP the action values ``q``. It also has the
 strategy samples (tensor, mask, sigma) of the next seat's decisions, which Deep CFR's average
 strategy network learns from. These are the same samples, in distribution, as the compiled
-kernel ``kernels.external_traversals`` draws on the tree (tested on Leduc).
+kernel ``kernels.external_traversals`` draws on the tree (tested on Leduc). For hold'em,
+``array_traversal.external_sampling_arrays`` draws the same samples from array rows, many
+times faster; the deep agents use it there unless their ``traversal_backend`` says otherwise.
 
 ``StateDeepCFR`` is Deep CFR on these traversals: ``DeepCFR(game)`` builds it for a game whose
 tree does not fit; memories hold tensors instead of information-set ids, and ``policy()`` is a
