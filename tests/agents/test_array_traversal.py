@@ -19,6 +19,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pokerzoo import load_game  # noqa: E402
+from pokerzoo.agents.deep import array_traversal  # noqa: E402
 from pokerzoo.agents.deep.array_traversal import (  # noqa: E402
     arrays_play,
     external_sampling_arrays,
@@ -215,8 +216,12 @@ def test_empty_runs_and_bad_input():
         StateDeepGXFP(game, traversal_backend="tree")
 
 
-def test_deep_agents_traverse_holdem_as_arrays_by_default(tmp_path):
+def test_deep_agents_traverse_holdem_as_arrays_by_default(tmp_path, monkeypatch):
     game = load_game("no_limit_holdem", num_players=3, stacks=(2_000, 2_000, 2_000))
+    chunks = []
+    chunk = array_traversal._traverse_chunk
+    monkeypatch.setattr(array_traversal, "_traverse_chunk",
+                        lambda *args: chunks.append(1) or chunk(*args))
     assert traversal_function(game, "auto") is external_sampling_arrays
     assert traversal_function(game, "states") is external_sampling_states
     assert traversal_function(load_game("leduc_holdem"), "auto") is external_sampling_states
@@ -227,11 +232,14 @@ def test_deep_agents_traverse_holdem_as_arrays_by_default(tmp_path):
     assert isinstance(cfr, StateDeepCFR) and cfr.config.traversal_backend == "auto"
     cfr.iterate(1)
     assert cfr.nodes_touched > 3 * 8 and all(len(m) for m in cfr.advantage_memories)
+    assert len(chunks) == 3  # one chunk of 8 traversals per player
     cfr.save(tmp_path / "cfr.ckpt")
     states = StateDeepCFR(game, seed=0, advantage_steps=2, policy_steps=2,
                           advantage_memory=500, traversal_backend="states", **small)
     states.load(tmp_path / "cfr.ckpt")  # the backend is not part of a checkpoint's identity
     assert states.iteration == 1
+    states.iterate(1)
+    assert len(chunks) == 3 and states.nodes_touched > 3 * 8
     gxfp = StateDeepGXFP(game, seed=0, utility_steps=2, strategy_steps=2, **small)
     gxfp.iterate(1)
-    assert gxfp.nodes_touched > 3 * 8 and len(gxfp.strategy_memory)
+    assert gxfp.nodes_touched > 3 * 8 and len(gxfp.strategy_memory) and len(chunks) == 6
