@@ -186,8 +186,9 @@ def run_openspiel(iterations: int, checkpoints: list[int], seed: int, path: Path
 
 
 def run_ours(label: str, iterations: int, checkpoints: list[int], seed: int, params: dict,
-             device: str, path: Path) -> dict:
-    """pokerzoo's Deep CFR (preset ``openspiel-leduc`` with ``params`` overriding it).
+             device: str, path: Path, preset: str = "openspiel-leduc") -> dict:
+    """pokerzoo's Deep CFR (``preset``, default ``openspiel-leduc``, with ``params`` overriding
+    it).
 
     Clocked: ``iterate`` (traversals and advantage networks) and, at a checkpoint, ``policy()``
     (the strategy network trained from scratch and tabularised); not clocked: the exact
@@ -209,14 +210,14 @@ def run_ours(label: str, iterations: int, checkpoints: list[int], seed: int, par
 
         agent = DeepGXFP(game, seed=seed, device=device, **params)
     else:
-        agent = DeepCFR(game, DEEP_CFR_PRESETS["openspiel-leduc"], seed=seed, device=device,
-                        **params)
+        agent = DeepCFR(game, DEEP_CFR_PRESETS[preset], seed=seed, device=device, **params)
         # Compile (or load from numba's cache) on scratch copies, outside the clock.
         work = [a.copy() for a in (*agent._work, *agent._samples)]
         kernels.external_traversals(np.random.default_rng(0), agent._arrays, agent._sigma, 0,
                                     1, agent._bound, *work, np.zeros(1, dtype=np.int64))
     config = {k: v for k, v in dataclasses.asdict(agent.config).items() if k != "device"}
-    record: dict = {"agent": label, "config": config, "params": params, "seed": seed,
+    record: dict = {"agent": label, "preset": preset, "config": config, "params": params,
+                    "seed": seed,
                     "device": str(agent.device), "iterations": iterations,
                     "complete": False, "curve": []}
     train = cpu = 0.0
@@ -406,6 +407,10 @@ def main(argv: list[str] | None = None) -> None:
                         "preset for a second, cheaper run of ours ('' for none)")
     parser.add_argument("--fast-iterations", type=int, default=40)
     parser.add_argument("--fast-checkpoints", default="10,20,30")
+    parser.add_argument("--preset", default="leduc-fast", help="a Deep CFR preset run as it "
+                        "is, a third run of ours ('' for none)")
+    parser.add_argument("--preset-iterations", type=int, default=40)
+    parser.add_argument("--preset-checkpoints", default="20,30")
     parser.add_argument("--gxfp-params", default="", help="JSON parameters of a Deep GXFP run "
                         "(none: no Deep GXFP run)")
     parser.add_argument("--seed", type=int, default=0)
@@ -419,10 +424,11 @@ def main(argv: list[str] | None = None) -> None:
                         "when available)")
     args = parser.parse_args(argv)
 
-    def usable(path: Path, params: dict | None) -> bool:
+    def usable(path: Path, params: dict | None, preset: str = "openspiel-leduc") -> bool:
         recorded = None if args.fresh else _load(path)
         return (recorded is not None and (recorded.get("complete") or args.reuse_partial)
-                and (params is None or recorded.get("params") == params))
+                and (params is None or (recorded.get("params") == params
+                                        and recorded.get("preset", preset) == preset)))
 
     full = f"it{args.iterations}_seed{args.seed}"
     os_path = args.out / f"openspiel_{full}.json"
@@ -434,24 +440,28 @@ def main(argv: list[str] | None = None) -> None:
             run_openspiel(args.iterations,
                           _checkpoints(args.openspiel_checkpoints, args.iterations),
                           args.seed, os_path)
-    runs: list[tuple[str, dict, int, str]] = [
-        ("pokerzoo-deep-cfr", {}, args.iterations, args.checkpoints)]
+    ours = "openspiel-leduc"
+    runs: list[tuple[str, dict, int, str, str]] = [
+        ("pokerzoo-deep-cfr", {}, args.iterations, args.checkpoints, ours)]
     if args.fast_params:
         runs.append(("pokerzoo-deep-cfr-fast", json.loads(args.fast_params),
-                     args.fast_iterations, args.fast_checkpoints))
+                     args.fast_iterations, args.fast_checkpoints, ours))
+    if args.preset:
+        runs.append((f"pokerzoo-deep-cfr-{args.preset}", {}, args.preset_iterations,
+                     args.preset_checkpoints, args.preset))
     if args.gxfp_params:
         runs.append(("pokerzoo-deep-gxfp", json.loads(args.gxfp_params),
-                     args.fast_iterations, args.fast_checkpoints))
-    for label, params, iterations, checkpoints in runs:
+                     args.fast_iterations, args.fast_checkpoints, ours))
+    for label, params, iterations, checkpoints, preset in runs:
         path = args.out / f"{label}_it{iterations}_seed{args.seed}.json"
         paths.append(path)
         if args.only not in ("all", "ours"):
             continue
-        if usable(path, params):
+        if usable(path, params, preset):
             print(f"reusing {path}")
         else:
             run_ours(label, iterations, _checkpoints(checkpoints, iterations), args.seed,
-                     params, args.device, path)
+                     params, args.device, path, preset)
     records = [r for r in (_load(p) for p in paths) if r is not None]
     print(report(records, args.out))
 

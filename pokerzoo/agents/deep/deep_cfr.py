@@ -27,7 +27,7 @@ import copy
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -39,7 +39,7 @@ from pokerzoo.agents.deep.traversal import Samples, traversal_shares
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
 from pokerzoo.entry_points import unknown_name
-from pokerzoo.errors import CheckpointError
+from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.parallel import Executor, check_workers
 from pokerzoo.tree import build
@@ -79,6 +79,17 @@ class DeepCFRConfig:
     fallback) is unchanged by a positive scale, so only the numbers the network must reach
     change: the game's largest payoff (Leduc: 13) makes them of order one, which a network
     trained from scratch reaches in fewer steps. 1 fits raw regrets ([B], [OS])."""
+    batch_mode: Literal["sample", "full_memory"] = "sample"
+    """What one SGD step sees. ``"sample"`` ([B], [OS]): ``batch_size`` samples drawn from
+    the memory. ``"full_memory"``: the whole memory, folded once per training onto its
+    distinct information sets (summed weights ``W_I``, weighted mean targets ``m_I``), so
+    every step takes the exact gradient of the loss over the whole memory at the cost of one
+    network row per information set (Leduc: at most 468 per player, 936 for the strategy
+    memory); ``batch_size`` is then unused. This is still Deep CFR: the same networks trained
+    on the same t-weighted objective over the same reservoir memories (the squared error
+    differs from the per-sample one by a constant, the cross-entropy is linear in its target),
+    only by full-batch instead of mini-batch gradient steps. Needs a game whose tree fits
+    (every sample names a tree information set)."""
     device: str = "auto"
     """``"auto"`` (CUDA when available), ``"cpu"`` or a torch device string."""
     traversal_backend: Literal["auto", "arrays", "states"] = "auto"
@@ -287,27 +298,54 @@ class DeepCFR(Agent):
         net = self._new_net(rng)
         optimiser = torch.optim.Adam(net.parameters(), lr=self.config.learning_rate)
         folded = type(self)._inputs is DeepCFR._inputs
+        whole = None
+        if self.config.batch_mode == "full_memory":
+            if not folded:
+                raise ConfigError(
+                    "batch_mode 'full_memory' needs a game whose tree fits (its samples name "
+                    f"tree information sets); {self.game.name} is traversed by states: use "
+                    "batch_mode 'sample'"
+                )
+            whole = self._folded_memory(memory)
         for _ in range(steps):
-            idx = rng.integers(0, len(memory), size=self.config.batch_size)
-            batch = memory.gather(idx)
-            if folded:
-                x, mask, t, target = self._folded_batch(batch)
+            if whole is not None:
+                x, mask, t, target = whole
             else:
-                x, mask = self._inputs(batch)
-                target = torch.as_tensor(batch.value, device=self.device)
-                t = torch.as_tensor(batch.t, device=self.device)
-            if policy:
-                logp = torch.log_softmax(net.policy_logits(x, mask), dim=-1)
-                per_sample = -(target * logp.masked_fill(~mask, 0.0)).sum(-1)
-            else:
-                scaled = target / self.config.regret_scale
-                per_sample = ((net.advantages(x, mask) - scaled) ** 2).sum(-1)
-            loss = (t * per_sample).sum() / t.sum()
+                batch = memory.gather(rng.integers(0, len(memory), size=self.config.batch_size))
+                if folded:
+                    x, mask, t, target = self._folded_batch(batch)
+                else:
+                    x, mask = self._inputs(batch)
+                    target = torch.as_tensor(batch.value, device=self.device)
+                    t = torch.as_tensor(batch.t, device=self.device)
+            loss = self._loss(net, x, mask, t, target, policy)
             optimiser.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), self.config.grad_clip)
             optimiser.step()
         return net
+
+    def _loss(
+        self, net: CardBettingNet, x: torch.Tensor, mask: torch.Tensor, t: torch.Tensor,
+        target: torch.Tensor, policy: bool,
+    ) -> torch.Tensor:
+        """The t-weighted mean loss of rows ``x``: cross-entropy of the strategy network
+        against target strategies, or squared error of the advantages against regrets in
+        units of ``regret_scale``."""
+        if policy:
+            logp = torch.log_softmax(net.policy_logits(x, mask), dim=-1)
+            per_sample = -(target * logp.masked_fill(~mask, 0.0)).sum(-1)
+        else:
+            scaled = target / self.config.regret_scale
+            per_sample = ((net.advantages(x, mask) - scaled) ** 2).sum(-1)
+        return (t * per_sample).sum() / t.sum()
+
+    def _folded_memory(
+        self, memory: ReservoirBuffer
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The whole of ``memory`` folded onto its distinct information sets (``batch_mode
+        "full_memory"``: one fold per training, every step's exact full-memory gradient)."""
+        return self._folded_batch(memory.gather(np.arange(len(memory))))
 
     def _inputs(self, batch: Any) -> tuple[torch.Tensor, torch.Tensor]:
         """A memory batch's network inputs and legal masks (here: rows of the infoset table)."""
@@ -325,14 +363,17 @@ class DeepCFR(Agent):
         error differs by a constant, cross-entropy is linear in the target), so training is
         the same SGD at a fraction of the cost (Leduc: at most 936 rows per batch of 2,048).
         """
-        rows, inverse = np.unique(batch.iset, return_inverse=True)
-        t = batch.t.astype(np.float64)
-        weight = np.bincount(inverse, weights=t, minlength=len(rows))
+        # Sums per tree information set (bincount: linear, no sort even over a whole memory of
+        # 1e6 samples); every t >= 1, so the rows with weight are those the batch names.
+        n, t = self.tree.num_infosets, batch.t.astype(np.float64)
+        weight = np.bincount(batch.iset, weights=t, minlength=n)
+        rows = np.flatnonzero(weight)
         value = batch.value
         mean = np.stack([
-            np.bincount(inverse, weights=t * value[:, a], minlength=len(rows))
+            np.bincount(batch.iset, weights=t * value[:, a], minlength=n)[rows]
             for a in range(value.shape[1])  # a few actions, not samples
-        ], axis=1) / weight[:, None]
+        ], axis=1) / weight[rows, None]
+        weight = weight[rows]
         index = torch.as_tensor(rows, device=self.device)
         return (
             self._tensors[index], self._masks[index],
