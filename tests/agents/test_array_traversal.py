@@ -39,6 +39,11 @@ SMALL = [  # stacks deep enough for betting on the turn, or the river in limit
     ("no_limit_holdem", {"stacks": (1_000, 1_000)}),
     ("limit_holdem", {}),
     ("no_limit_holdem", {"num_players": 3, "stacks": (600, 1_000, 800), "bet_fractions": (1.0,)}),
+    # Uneven stacks for all-ins and side pots, antes and odd blinds.
+    ("no_limit_holdem", {"num_players": 6, "stacks": (500, 1_500, 900, 2_000, 250, 3_300),
+                         "bet_fractions": (0.5,)}),
+    ("limit_holdem", {"num_players": 5, "small_blind": 1, "big_blind": 2, "ante": 1,
+                      "stacks": (13, 40, 25, 9, 60)}),
 ]
 CARDS = ("hole_cards", "flop", "turn", "river")
 
