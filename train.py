@@ -66,6 +66,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="random seed (default 0)")
     p.add_argument("--eval-every", type=int, help="units between evaluations")
     p.add_argument("--checkpoint-every", type=int, help="units between checkpoints")
+    p.add_argument("--eval-hands", type=int,
+                   help="hands per match evaluation where the tree does not fit (default 2000)")
+    p.add_argument("--eval-lbr-deals", type=int,
+                   help="heads-up hold'em: deals of local best response per evaluation "
+                        "(default 0: off)")
     p.add_argument("--out", help="run folder (default runs/<agent>_<game>, plus any game and "
                                  "agent\nparameters and a non-zero seed: runs/cfr+_leduc_holdem_"
                                  "num_ranks=5)")
@@ -96,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seconds": args.seconds,
         "eval_every": args.eval_every,
         "checkpoint_every": args.checkpoint_every,
+        "eval_hands": args.eval_hands,
+        "eval_lbr_deals": args.eval_lbr_deals,
         "out": args.out,
         "workers": args.workers,
         "ray_address": args.ray_address,
@@ -123,6 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"(NashConv {summary['nash_conv']:.6g})")
     if "bb_per_100_vs_random" in summary:
         print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")
+    if "lbr_mbb_per_game" in summary:
+        print(f"LBR: {summary['lbr_mbb_per_game']:.0f} +- {summary['lbr_ci95']:.0f} mbb/g "
+              "(a lower bound on exploitability)")
     if "distributed" in summary:
         print(f"{summary['workers']} workers: {summary['distributed']}")
     print(f"run folder: {config.out}")

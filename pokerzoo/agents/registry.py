@@ -54,6 +54,9 @@ class AgentSpec:
     """Optional third-party packages that building it imports (``"torch"``)."""
     unknown_only: bool = False
     """Whether it learns only unknown-environment games (by playing them)."""
+    any_size: bool = False
+    """Whether it trains on games whose tree does not fit (hold'em): it learns from sampled
+    hands or traversals of states, not from the compiled tree."""
 
     def __post_init__(self) -> None:
         entry_points.split(self.entry_point)
@@ -107,14 +110,16 @@ def _fp(name: str, description: str) -> AgentSpec:
 def _nfsp(name: str, description: str) -> AgentSpec:
     # The network policy is tabularised for exact scoring when the game's tree is small.
     return AgentSpec(name, f"{_NFSP}.agent:make_preset", "episodes", description, tabular=True,
-                     config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",))
+                     config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",),
+                     any_size=True)
 
 
 def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
-    # Scored exactly through the strategy network tabularised over the compiled tree.
+    # Scored exactly through the strategy network tabularised over the compiled tree; on
+    # hold'em they traverse batches of states instead and are scored by matches (and LBR).
     return AgentSpec(name, f"{_DEEP}.{preset}:make_preset", "iterations", description,
                      tabular=True, config=f"{_DEEP}.{preset}:{config}", preset=name,
-                     requires=("torch",))
+                     requires=("torch",), any_size=True)
 
 
 def _unknown(name: str, description: str, module: str, config: str,

@@ -125,6 +125,7 @@ def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
 CURVE_METRICS = {
     "exploitability": ("exploitability (chips per game)", True),
     "bb_per_100_vs_random": ("winnings against a random player (bb/100)", False),
+    "lbr_mbb_per_game": ("LBR's winnings against the policy (mbb/g)", False),
 }
 """Metrics ``plot_curves`` draws when none is named, in order of preference: the y label and
 whether the axis is logarithmic (exploitability is positive; winnings may not be)."""

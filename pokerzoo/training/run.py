@@ -28,6 +28,7 @@ from pokerzoo.errors import TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
+from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.registry import load_game
 from pokerzoo.games.unknown import AgentGameView, agent_facing
 from pokerzoo.games.unknown.priors import Prior
@@ -69,6 +70,11 @@ class RunConfig:
     """Units between evaluations (default: about 20 points over the budget)."""
     eval_hands: int = 2000
     """Hands per head-to-head evaluation for games too big for exact exploitability."""
+    eval_lbr_deals: int = 0
+    """Deals (two hands each, LBR in both seats) of local best response per evaluation of a
+    heads-up hold'em run too big for exact exploitability, logged as ``lbr_mbb_per_game``
+    (a lower bound on exploitability) with ``lbr_ci95``; 0 (default) skips it, since LBR
+    costs a win-probability rollout per LBR decision."""
     checkpoint_every: int | None = None
     """Units between checkpoints (default: with each evaluation)."""
     out: str = "runs/default"
@@ -82,7 +88,8 @@ class RunConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an integer, got {self.seed!r}")
-        for name in ("iterations", "episodes", "eval_every", "checkpoint_every"):
+        for name in ("iterations", "episodes", "eval_every", "checkpoint_every",
+                     "eval_lbr_deals"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 0):
                 raise ConfigError(f"{name} must be a non-negative integer, got {value!r}")
@@ -151,7 +158,7 @@ def try_build_tree(game: Game) -> GameTree | None:
     except TreeTooLargeError as exc:
         warnings.warn(
             f"{exc}. Exact exploitability is replaced by matches (bb/100 against a random "
-            "player); score a local best response with pokerzoo.evaluation.lbr",
+            "player); add a local best response with --eval-lbr-deals N (heads-up hold'em)",
             stacklevel=2,
         )
         return None
@@ -161,6 +168,12 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) a training run; returns the summary also written to ``summary.json``."""
     spec = agent_spec(config.agent)
     game = load_game(config.game, **config.game_params)
+    if config.eval_lbr_deals and not (isinstance(game, HoldemGame) and game.num_players == 2):
+        # LBR is only defined there; elsewhere exact exploitability (or matches) score runs.
+        raise ConfigError(
+            f"eval_lbr_deals needs heads-up limit or no-limit hold'em, got {game!r}; "
+            "use 0 (the default) for other games"
+        )
     units = config.budget_units(spec.units)
     if units is None and config.seconds is None:
         units = default_budget(config.agent)
@@ -221,11 +234,10 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
 
 
 def tree_free_agents() -> list[str]:
-    """Agents that train without a compiled tree (they learn from sampled hands: the
-    self-play learners counting episodes), so they train on games of any size. The
-    unknown-environment agents count episodes too but solve models on the compiled tree."""
-    return sorted(name for name, spec in registered_agents().items()
-                  if spec.units == "episodes" and not spec.unknown_only)
+    """Agents that train without a compiled tree, so on games of any size: the self-play
+    learners (sampled hands) and the deep solvers (traversals of batches of states). The
+    unknown-environment agents play hands too but solve models on the compiled tree."""
+    return sorted(name for name, spec in registered_agents().items() if spec.any_size)
 
 
 def _executor(config: RunConfig) -> Executor | None:
@@ -262,12 +274,22 @@ def _make_agent(
 
 
 def _match_metric(game: Game, config: RunConfig, executor: Executor | None = None):
+    """The evaluation of a game too big for exact exploitability: bb/100 against random
+    players, and with ``eval_lbr_deals`` LBR's winnings against the policy."""
     from pokerzoo.evaluation.matches import versus_random
 
     def metric(agent: Agent) -> dict[str, float]:
-        result = versus_random(game, agent.policy(), config.eval_hands, config.seed,
-                               executor=executor)
-        return {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
+        policy = agent.policy()
+        result = versus_random(game, policy, config.eval_hands, config.seed, executor=executor)
+        scores = {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
+        if config.eval_lbr_deals and isinstance(game, HoldemGame):  # train() checked it
+            from pokerzoo.evaluation.lbr import local_best_response
+
+            lbr = local_best_response(game, policy, config.eval_lbr_deals, seed=config.seed,
+                                      executor=executor)
+            scores["lbr_mbb_per_game"] = lbr.mbb_per_game
+            scores["lbr_ci95"] = lbr.mbb_per_game_ci
+        return scores
 
     return metric
 

@@ -8,20 +8,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pokerzoo.agents.registry import registered_agents
-from pokerzoo.errors import TreeTooLargeError
+from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.unknown.priors import PSRLCFRPrior
 from pokerzoo.training.run import RunConfig, train, tree_free_agents
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_tree_free_agents_are_the_self_play_learners() -> None:
+def test_tree_free_agents_are_the_self_play_learners_and_deep_solvers() -> None:
     names = tree_free_agents()
-    assert names == ["nfsp", "nfsp-per", "nfsp-plt"]
-    assert all(registered_agents()[n].units == "episodes" for n in names)
+    assert names == ["deep-cfr", "deep-gxfp", "nfsp", "nfsp-per", "nfsp-plt"]
+    assert not any(registered_agents()[n].unknown_only for n in names)
 
 
 @pytest.mark.parametrize("agent", ["cfr", "mccfr-es", "xfp"])
@@ -32,7 +33,7 @@ def test_tree_agent_on_holdem_fails_naming_the_agents_that_can(agent: str, tmp_p
         train(config, progress=False)
     message = str(info.value)
     assert f"agent {agent!r} needs the compiled tree" in message
-    assert "nfsp, nfsp-per, nfsp-plt" in message
+    assert "deep-cfr, deep-gxfp, nfsp, nfsp-per, nfsp-plt" in message
     assert info.value.estimated_nodes is not None  # judged from the estimate, nothing built
     assert not out.exists()  # no half-made run folder
 
@@ -78,3 +79,28 @@ def test_a_prior_object_in_the_game_params_is_written_as_it_reads_back(tmp_path)
     saved = SavedRun.open(out)
     assert repr(saved.game) == summary["game"]  # the same game, prior included
     assert train(config, progress=False)["resumed"]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_deep_cfr_trains_on_no_limit_holdem_with_lbr_and_matches(tmp_path) -> None:
+    out = tmp_path / "run"
+    tiny = {"traversals": 4, "advantage_steps": 2, "policy_steps": 2, "batch_size": 8}
+    config = RunConfig(agent="deep-cfr", game="no_limit_holdem", iterations=1, out=str(out),
+                       agent_params=tiny, eval_hands=20, eval_lbr_deals=1, tensorboard=False)
+    summary = train(config, progress=False)
+    header = (out / "metrics.csv").read_text().splitlines()[0].split(",")
+    for column in ("bb_per_100_vs_random", "ci95", "lbr_mbb_per_game", "lbr_ci95"):
+        assert column in header
+    # One deal gives no spread: an infinite interval, never a made-up one.
+    assert np.isfinite(summary["lbr_mbb_per_game"]) and summary["lbr_ci95"] == np.inf
+
+
+@pytest.mark.parametrize(("game", "params"), [("leduc_holdem", {}),
+                                             ("no_limit_holdem", {"num_players": 3})])
+def test_lbr_evaluation_is_refused_outside_heads_up_holdem(game: str, params: dict,
+                                                          tmp_path) -> None:
+    config = RunConfig(agent="deep-cfr", game=game, game_params=params, iterations=1,
+                       out=str(tmp_path / "run"), eval_lbr_deals=10)
+    with pytest.raises(ConfigError, match="heads-up limit or no-limit hold'em"):
+        train(config, progress=False)
+    assert not (tmp_path / "run").exists()
