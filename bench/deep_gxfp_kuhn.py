@@ -6,9 +6,15 @@ of an ante per game can be exploited". Here a CFR iteration is one external-samp
 traversal, so one ``iterate`` unit of ``DeepGXFP`` (1,000 traversals per player) is 2,000 of
 them, and the paper's 50,000 are 25 units; 50 units are 50,000 traversals *per player* (the
 other reading). Exploitability is exact (NashConv / 2 on the compiled tree, chips; the ante is
-1 chip), with tabular GXFP (full-width, same alternating schedule) beside it.
+1 chip), with two tabular references beside it: full-width GXFP (same alternating schedule)
+and *sampled* GXFP, the mean over ``--floor-seeds`` runs of what Deep GXFP computes when its
+networks are exact: the same traversal kernel and budget, the argmax of each information
+set's mean sampled utilities, the exact per-visit average of those best decisions (the floor
+that sampling alone leaves).
 
     python bench/deep_gxfp_kuhn.py --iterations 50 --every 5 --seeds 0 1 2
+    python bench/deep_gxfp_kuhn.py --param 'utility_targets="samples"' \
+        --param 'strategy_targets="samples"'   # the mini-batch fits before issue 15's fix
 """
 
 from __future__ import annotations
@@ -21,8 +27,38 @@ import torch
 
 from pokerzoo import load_game
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
+from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
+from pokerzoo.tree.game_tree import GameTree
+from pokerzoo.tree.kernels.arrays import tree_arrays
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+def sampled_gxfp(tree: GameTree, traversals: int, points: list[int], seed: int) -> list[float]:
+    """Exploitability at ``points`` of GXFP on sampled utilities with exact tables: per
+    player in turn, ``traversals`` traversals under the current table, the argmax of each
+    information set's mean sampled utility counted once per visit, the table the counts'
+    frequencies (Deep GXFP's defaults with networks that fit exactly)."""
+    rng, arrays = np.random.default_rng(seed), tree_arrays(tree)
+    mask = tree.infoset_mask.astype(bool)
+    table = mask / mask.sum(axis=1, keepdims=True)
+    counts = np.zeros(mask.shape)
+    out = []
+    for t in range(1, points[-1] + 1):
+        for p in range(tree.num_players):
+            iset, utility = tree_utility_samples(arrays, table, p, traversals, rng)
+            visits = np.bincount(iset, minlength=len(mask)).astype(float)
+            sums = np.zeros(mask.shape)
+            np.add.at(sums, iset, utility)
+            best = np.where(mask, sums / np.maximum(visits, 1)[:, None], -np.inf).argmax(1)
+            mine = np.flatnonzero((tree.infoset_player == p) & (visits > 0))
+            counts[mine, best[mine]] += visits[mine]
+            table = table.copy()
+            table[mine] = counts[mine] / counts[mine].sum(axis=1, keepdims=True)
+        if t in points:
+            out.append(exploitability(tree, TabularPolicy.from_tree(tree, table)))
+    return out
 
 
 def main() -> None:
@@ -31,6 +67,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=5)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--floor-seeds", type=int, default=20,
+                        help="runs of sampled tabular GXFP averaged in its column")
     parser.add_argument("--param", action="append", default=[],
                         help="a DeepGXFPConfig field, name=value (Python literal)")
     args = parser.parse_args()
@@ -53,15 +91,18 @@ def main() -> None:
     for _ in points:
         tabular.iterate(args.every)
         exact.append(exploitability(agent.tree, tabular.policy()))
+    floor = np.mean([sampled_gxfp(agent.tree, agent.config.traversals, points, 1000 + s)
+                     for s in range(args.floor_seeds)], axis=0)
     per_unit = 2 * agent.config.traversals
     print(f"\nconfig: {agent.config}\n")
     print("| iterations | traversals (both players) | " + " | ".join(
-        f"seed {s}" for s in args.seeds) + " | mean | tabular GXFP |")
-    print("|" + "---|" * (len(args.seeds) + 4))
+        f"seed {s}" for s in args.seeds) + " | mean | tabular GXFP | sampled GXFP |")
+    print("|" + "---|" * (len(args.seeds) + 5))
     table = np.array(curves)
     for k, n in enumerate(points):
         row = " | ".join(f"{v:.4f}" for v in table[:, k])
-        print(f"| {n} | {n * per_unit:,} | {row} | {table[:, k].mean():.4f} | {exact[k]:.4f} |")
+        print(f"| {n} | {n * per_unit:,} | {row} | {table[:, k].mean():.4f} | {exact[k]:.4f} "
+              f"| {floor[k]:.4f} |")
 
 
 if __name__ == "__main__":

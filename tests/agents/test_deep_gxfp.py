@@ -14,6 +14,8 @@ from pokerzoo.agents.deep.deep_gxfp import (  # noqa: E402
     DEEP_GXFP_PRESETS,
     DeepGXFP,
     DeepGXFPConfig,
+    UtilitySamples,
+    fold_rows,
     make_preset,
 )
 from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples  # noqa: E402
@@ -134,7 +136,59 @@ def test_deep_gxfp_solves_kuhn() -> None:
     assert before > 0.4 and after < 0.05
 
 
-@pytest.mark.parametrize("params", [{}, {"utility_scope": "reservoir", "from_scratch": True}])
+class Recording(DeepGXFP):
+    """Keeps the samples of its last update."""
+
+    def sample_utilities(self, player: int, traversals: int) -> UtilitySamples:
+        self.last = super().sample_utilities(player, traversals)
+        return self.last
+
+
+def test_folding_keeps_the_losses() -> None:
+    agent = DeepGXFP(KUHN, seed=3, **FAST)
+    x, mask, utility = agent.sample_utilities(0, 300)
+    fx, fmask, total, mean = fold_rows(x, mask, np.ones(len(x)), utility)
+    assert len(fx) == 6 and total.sum() == len(x)  # player 0's six information sets
+    net = agent.utility_nets[0]
+    with torch.no_grad():
+        rows = net.advantages(torch.as_tensor(x), torch.as_tensor(mask)).numpy()
+        sets = net.advantages(torch.as_tensor(fx), torch.as_tensor(fmask)).numpy()
+    # Squared error over the samples = the means' squared error weighted by the counts plus
+    # the samples' spread about their means, whatever the network predicts.
+    inverse = (x[:, None, :] == fx[None]).all(axis=-1).argmax(axis=1)
+    spread = ((utility - mean[inverse]) ** 2).sum()
+    np.testing.assert_allclose(((rows - utility) ** 2).sum(),
+                               (total[:, None] * (sets - mean) ** 2).sum() + spread, rtol=1e-4)
+
+
+def test_folded_targets_are_reproduced_and_samples_stay_available() -> None:
+    # The paper's 100 steps per training; folded, each step sees every information set.
+    agent = Recording(KUHN, seed=1, device="cpu", traversals=300)
+    assert agent._folds(agent.config.utility_targets)  # "auto" on a compiled tree
+    agent.iterate(8)
+    x, mask, utility = agent.last  # player 1's samples of the last iteration
+    fx, fmask, _, mean = fold_rows(x, mask, np.ones(len(x)), utility)
+    with torch.no_grad():
+        fitted = agent.utility_nets[1].advantages(torch.as_tensor(fx), torch.as_tensor(fmask))
+    np.testing.assert_allclose(fitted.numpy(), np.where(fmask, mean, 0), atol=0.02)
+    kept = agent.strategy_memory.gather(np.arange(len(agent.strategy_memory)))
+    sx, smask, _, frequency = fold_rows(kept["x"], kept["mask"], np.ones(len(kept["x"])),
+                                        np.eye(2)[kept["action"]])
+    assert len(sx) == 12
+    np.testing.assert_allclose(agent.strategy_probs(sx, smask), frequency, atol=0.01)
+    # The mini-batches of single samples remain an option (and are what "auto" picks
+    # without a tree).
+    old = DeepGXFP(KUHN, seed=1, utility_targets="samples", strategy_targets="samples",
+                   **{**FAST, "traversals": 50, "utility_steps": 3, "strategy_steps": 3})
+    assert not old._folds(old.config.utility_targets)
+    old.iterate(1)
+    assert old.iteration == 1
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"utility_scope": "reservoir", "from_scratch": True},
+    {"utility_targets": "samples", "strategy_targets": "samples"},
+])
 def test_resume_equals_an_uninterrupted_run(tmp_path, params) -> None:
     params = {**FAST, "traversals": 30, "utility_steps": 5, "strategy_steps": 5,
               "batch_size": 64, **params}
@@ -166,6 +220,10 @@ def test_bad_configs_and_checkpoints_are_refused(tmp_path) -> None:
         DeepGXFPConfig(utility_scope="everything")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="best_decisions must be one of"):
         DeepGXFPConfig(best_decisions="all")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="utility_targets must be one of"):
+        DeepGXFPConfig(utility_targets="medians")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="strategy_targets"):
+        DeepGXFPConfig.from_params(strategy_targets="means")
     with pytest.raises(ConfigError, match="strategy_weighting"):
         DeepGXFPConfig.from_params(strategy_weighting="exponential")
     with pytest.raises(ConfigError, match="learning_rate must be > 0"):
