@@ -29,7 +29,8 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
   25 ``iterate`` units.
 * Utility targets [``utility_scope="iteration"``]: GXFP's best decisions are against the
   *current* strategies, so the utility network fits only this iteration's samples; Deep CFR's
-  reservoir over all iterations (``"reservoir"``, loss weighted by t) is the alternative.
+  reservoir over all iterations (``"reservoir"``, loss weighted by t) is the alternative
+  (on Kuhn, tabular GXFP on utilities so averaged over past iterations stalls at 0.04-0.13).
 * Strategy targets [``strategy_weighting="uniform"``]: every iteration's best decisions
   count alike, GXFP's 1/(n+1) step; ``"linear"`` weighs them by t like Deep CFR's average.
   They are recorded once per visit [``best_decisions="per_visit"``], so an information set's
@@ -55,9 +56,12 @@ Choices where the paper is silent (each a ``DeepGXFPConfig`` field; defaults in 
   1e-3 there and in the Deep CFR paper, gradient-norm clip 1 from the latter); ``True``
   retrains each from a fresh initialisation and optimiser like Deep CFR.
 * Batch [1,024] and memory [1e6 best decisions]. Large batches as in Deep CFR ([B]: 10,000):
-  on Kuhn the utility networks' SGD noise, not the traversals' sampling, limits how well
-  near-tied actions are ranked (128 left exploitability near 0.04-0.07 after 40 iterations,
-  1,024 near 0.025-0.035; 10,000 traversals instead of 1,000 changed nothing).
+  with mini-batches of samples, the networks' SGD noise mis-ranks near-tied actions (on Kuhn
+  128 left exploitability near 0.04-0.07 after 40 iterations, 1,024 near 0.025-0.035).
+  Folded targets (above) fit in one batch on Kuhn, which leaves the traversals' sampling as
+  the limit: about 0.02 chips after 50 iterations, as GXFP on the same samples with exact
+  tables (2,500 or 5,000 traversals per iteration at the same total do worse, 100-500 about
+  as well).
 * Players update in turn (tabular ``gxfp``'s ``alternating``), each against the other's
   newest strategy. The starting strategy b_0 is uniform and, as the paper's update reads from
   n = 0, the first best decisions replace it (tabular GXFP run so reaches 0.018 chips on Kuhn
