@@ -42,9 +42,11 @@ def drive(args: list[str], answers: Iterable[str], interrupt_at: int | None = No
     once they run out), or send SIGINT at prompt number ``interrupt_at``. Returns the exit code
     and everything the terminal showed (echoed input included)."""
     master, slave = pty.openpty()
+    # A job started in the background of a non-interactive shell inherits SIGINT ignored, and
+    # Python then never raises KeyboardInterrupt: give the child the default disposition.
     proc = subprocess.Popen(
         [sys.executable, "play.py", *args], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
-        close_fds=True,
+        close_fds=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     os.close(slave)
     pending: Iterator[str] = iter(answers)
