@@ -2,9 +2,11 @@
 
 The game is ``no_limit_holdem`` with its defaults, which are the Deep GXFP paper's abstraction
 (issue 15): blinds 50/100 chips, 100 big blinds deep, actions fold, check/call, bet/raise half
-pot, bet/raise pot, all-in. Each deep agent trains on state traversals
-(``agents.deep.state_traversal``: the tree does not fit) for the same budget; at a few points
-of its training its average-strategy network is measured by
+pot, bet/raise pot, all-in. The tree does not fit, so each deep agent traverses sampled deals:
+on batches of ``HoldemArrays`` rows (``agents.deep.array_traversal``, the agents' default
+``traversal_backend="auto"``; ``"states"`` would walk ``State`` objects instead, the same
+samples several times slower). Both get the same budget; at a few points of its training its
+average-strategy network is measured by
 
 * LBR (``evaluation.lbr``): a lower bound on its exploitability, mbb/g with a 95% CI;
 * head-to-head bb/100 with a 95% CI (duplicate deals) against random, always-call, a briefly
@@ -13,12 +15,19 @@ of its training its average-strategy network is measured by
   preflop line), beside GTO+ and the paper's Deep GXFP.
 
 Everything done is kept under ``--work`` (checkpoints, policy networks, one JSON per measured
-point) and skipped on rerun, so a run can be stopped and resumed; ``--summary-only`` rewrites
-``bench/results/deep/hunl.md`` and ``hunl.png`` from what is there.
+point) and skipped on rerun, so a run can be stopped and resumed. ``--diagnose`` (training
+nothing) records from what is there how the big blind's strategy answers each of the hero's
+raises at the spot and (Deep GXFP) the utility network's estimate of each hero action.
+``--summary-only`` rewrites ``bench/results/deep/hunl.md`` and ``hunl.png`` from the records
+of ``--work`` and of each
+``--earlier`` run (a directory of the same records; a ``note.md`` in a records directory is
+that run's reading, shown under its tables).
 
     python bench/hunl_deep.py                          # the default (tiny) budget
     python bench/hunl_deep.py --agents deep-cfr --iterations 4 --eval-at 2,4   # a quick look
-    python bench/hunl_deep.py --summary-only
+    python bench/hunl_deep.py --summary-only \\
+        --work bench/results/deep/hunl_records/arrays-3000x48 \\
+        --earlier bench/results/deep/hunl_records/states-200x48
 """
 
 from __future__ import annotations
@@ -45,6 +54,8 @@ HERO_CARDS = ("Ad", "Qh")
 FLOP = ("Qs", "Jh", "2h")
 VILLAIN_CARDS = ("3c", "4d")
 """Any two cards: the hero's information state does not contain them."""
+BIG_BLIND = 100
+"""Chips (the game's default blinds are 50/100)."""
 LINES = {"raise half pot, call ($8 pot)": 2, "raise pot, call ($12 pot)": 3}
 """The preflop lines of ``flop_spot``: the button's opening action, then the big blind calls."""
 
@@ -61,8 +72,8 @@ def agent_params(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def make_deep(name: str, game: Any, args: argparse.Namespace) -> Any:
-    """``DeepCFR(game)`` is the state-traversal Deep CFR for hold'em; Deep GXFP's
-    state-traversal version is built directly."""
+    """``DeepCFR(game)`` is the sampled-traversal Deep CFR for hold'em; Deep GXFP's
+    sampled-traversal version is built directly. Both traverse array rows by default."""
     from pokerzoo.agents.registry import make_agent
 
     if name == "deep-gxfp":
@@ -78,7 +89,7 @@ def card(text: str) -> int:
     return CARD_STRINGS.index(text)
 
 
-def flop_spot(game: Any, opening: int) -> Any:
+def flop_spot(game: Any, opening: int, villain: tuple[str, ...] = VILLAIN_CARDS) -> Any:
     """The paper's spot: $1/$2 (50/100 chips, so $1 = 50 chips), $200 (100 big blind) stacks,
     the hero on the button (seat 0: in position after the flop) with Ad Qh, flop Qs Jh 2h, the
     big blind bets half the pot into the hero.
@@ -88,15 +99,22 @@ def flop_spot(game: Any, opening: int) -> Any:
     $8) and its pot-sized open to 300 ($6; $12 pot). Both lines are measured; the big
     blind's flop bet is half of that pot, as in the paper.
     """
+    state = flop_before_bet(game, opening, villain)
+    state.apply_action(2)  # the big blind bets half the pot
+    assert state.current_player() == 0 and state.legal_actions() == [0, 1, 2, 3, 4]
+    return state
+
+
+def flop_before_bet(game: Any, opening: int, villain: tuple[str, ...] = VILLAIN_CARDS) -> Any:
+    """The line of ``flop_spot`` up to the big blind's first flop decision."""
     state = game.new_initial_state()
-    for c in (*HERO_CARDS, *VILLAIN_CARDS):
+    for c in (*HERO_CARDS, *villain):
         state.apply_action(card(c))
     state.apply_action(opening)  # the button opens
     state.apply_action(1)  # the big blind calls
     for c in FLOP:
         state.apply_action(card(c))
-    state.apply_action(2)  # the big blind bets half the pot
-    assert state.current_player() == 0 and state.legal_actions() == [0, 1, 2, 3, 4]
+    assert state.current_player() == 1
     return state
 
 
@@ -108,6 +126,42 @@ def spot_frequencies(game: Any, policy: Any) -> dict[str, dict[str, float]]:
         probs = policy.action_probabilities(state)
         out[line] = {ACTION_NAMES[a]: 100.0 * probs.get(a, 0.0) for a in range(5)}
     return out
+
+
+def villain_answers(game: Any, policy: Any, opening: int) -> dict[str, Any]:
+    """How ``policy`` as the big blind answers each of the hero's raises at the flop spot.
+
+    Per hero raise: the big blind's fold / call / raise frequencies (per cent), averaged over
+    its hole cards (those not on the board or in the hero's hand) weighted by the chance its
+    own strategy reaches the spot with them (calling the open, betting the flop); also that
+    range's share of all its hands (``reach``: per cent)."""
+    import numpy as np
+
+    from pokerzoo.games.holdem.cards import CARD_STRINGS
+
+    used = {card(c) for c in (*HERO_CARDS, *FLOP)}
+    free = [c for c in CARD_STRINGS if card(c) not in used]
+    pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1:]]
+    weight = np.empty(len(pairs))
+    answers = np.zeros((3, len(pairs), 3))  # hero raise, villain hand, fold/call/raise
+    for k, pair in enumerate(pairs):
+        state = game.new_initial_state()
+        for c in (*HERO_CARDS, *pair):
+            state.apply_action(card(c))
+        state.apply_action(opening)
+        before = flop_before_bet(game, opening, pair)
+        # Its chance of calling the open, then of betting half the pot on the flop.
+        weight[k] = (policy.action_probabilities(state)[1]
+                     * policy.action_probabilities(before)[2])
+        spot = before.child(2)
+        for i, raise_ in enumerate((2, 3, 4)):
+            probs = policy.action_probabilities(spot.child(raise_))
+            answers[i, k] = [probs.get(0, 0.0), probs.get(1, 0.0),
+                             sum(v for a, v in probs.items() if a >= 2)]
+    mean = np.einsum("k,ikj->ij", weight, answers) / max(weight.sum(), 1e-12)
+    return {"reach": 100.0 * float(weight.mean()),
+            **{ACTION_NAMES[r]: dict(zip(("fold", "call", "raise"), 100.0 * mean[i]))
+               for i, r in enumerate((2, 3, 4))}}
 
 
 def nfsp_opponent(game: Any, args: argparse.Namespace, work: Path) -> Any:
@@ -180,6 +234,26 @@ def measure(game: Any, policy: Any, opponents: dict[str, Any], args: argparse.Na
     return record
 
 
+def load_checkpoint(agent: Any, path: Path) -> None:
+    """``agent.load(path)``, also for a checkpoint saved before a config field was added
+    (the agents refuse any config difference): a field the saved config lacks is taken as
+    this agent's, if that is the field's default (new fields default to the old behaviour).
+    """
+    import dataclasses
+
+    from pokerzoo.checkpoint import read_checkpoint
+    from pokerzoo.errors import CheckpointError
+
+    _, state = read_checkpoint(path, agent_name=agent.name)
+    ours = dataclasses.asdict(agent.config)
+    defaults = dataclasses.asdict(type(agent.config)())
+    missing = [k for k in ours if k not in state["config"]]
+    if any(ours[k] != defaults[k] for k in missing):
+        raise CheckpointError(f"{path} predates config fields {missing}, set off their defaults")
+    state["config"] = {**{k: ours[k] for k in missing}, **state["config"]}
+    agent.load_state_dict(state)
+
+
 def train_agent(name: str, game: Any, opponents: dict[str, Any], args: argparse.Namespace,
                 work: Path) -> None:
     """Train ``name`` up to ``--iterations``, measuring at ``--eval-at`` (resumable)."""
@@ -190,7 +264,7 @@ def train_agent(name: str, game: Any, opponents: dict[str, Any], args: argparse.
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"train_seconds": 0.0,
                                                                            "nodes": 0}
     if ckpt.exists():
-        agent.load(ckpt)
+        load_checkpoint(agent, ckpt)
         print(f"{name}: resumed at iteration {agent.iteration}", flush=True)
     while agent.iteration < max(points):
         start = time.perf_counter()
@@ -249,29 +323,92 @@ def reference_lbr(game: Any, opponents: dict[str, Any], args: argparse.Namespace
     write_json(out, record)
 
 
-def summary(work: Path, args: argparse.Namespace) -> str:
-    """The Markdown results and the PNG, from the JSON records under ``work``."""
+def gxfp_utilities(game: Any, path: Path) -> dict[str, Any]:
+    """Deep GXFP's action-utility network of the hero (seat 0) at the flop spot, read from
+    the checkpoint at ``path``, in big blinds per action: what its best decisions, and so its
+    strategy, follow. Only the network is read (no agent is built), so a checkpoint of an
+    older config still answers."""
+    import torch
+
+    from pokerzoo.agents.deep.network import CardBettingNet
+    from pokerzoo.agents.deep.state_traversal import value_scale
+    from pokerzoo.checkpoint import read_checkpoint
+
+    _, state = read_checkpoint(path, agent_name="deep-gxfp")
+    net = CardBettingNet(game.information_state_layout, game.num_distinct_actions,
+                         int(state["config"]["width"]))
+    net.load_state_dict({k: torch.as_tensor(v) for k, v in state["utility"][0]["weights"].items()})
+    out: dict[str, Any] = {"iteration": int(state["iteration"])}
+    for line, opening in LINES.items():
+        spot = flop_spot(game, opening)
+        with torch.no_grad():
+            u = net(torch.as_tensor(spot.information_state_tensor(0)[None]))[0].numpy()
+        out[line] = {ACTION_NAMES[a]: float(u[a]) / value_scale(game) / BIG_BLIND
+                     for a in spot.legal_actions()}
+    return out
+
+
+def diagnose(game: Any, agents: list[str], work: Path) -> None:
+    """``diagnosis.json``: the big blind's answers at the spot under each measured policy,
+    and Deep GXFP's utility estimates there at its last checkpoint."""
+    out = work / "diagnosis.json"
+    record = json.loads(out.read_text()) if out.exists() else {"answers": {}}
+    for name in agents:
+        for pt in sorted(work.glob(f"{name}-it*.pt"), key=lambda p: int(p.stem.split("-it")[1])):
+            key = f"{name} it {int(pt.stem.split('-it')[1])}"
+            if key not in record["answers"]:
+                policy = policy_from_file(game, pt)
+                record["answers"][key] = {line: villain_answers(game, policy, opening)
+                                          for line, opening in LINES.items()}
+                write_json(out, record)
+                print(f"diagnosed {key}", flush=True)
+        if name == "deep-gxfp":
+            # The last checkpoint, and any kept of earlier points (deep-gxfp-it<n>.ckpt).
+            for ckpt in sorted(work.glob(f"{name}*.ckpt")):
+                u = gxfp_utilities(game, ckpt)
+                record.setdefault("utilities", {})[str(u.pop("iteration"))] = u
+    write_json(out, record)
+
+
+def run_records(work: Path) -> dict[str, Any]:
+    """One run's records: measured points, cross matches, references, NFSP, diagnosis."""
+    def read(name: str) -> Any:
+        path = work / name
+        return json.loads(path.read_text()) if path.exists() else None
+
     records = [json.loads(p.read_text()) | {"agent": p.name.split("-it")[0]}
                for p in sorted(work.glob("deep-*-it*.json"))]
     records.sort(key=lambda r: (r["agent"], r["iteration"]))
     cross = sorted((json.loads(p.read_text()) for p in work.glob("cross-it*.json")),
                    key=lambda c: c["iteration"])
-    nfsp = work / "nfsp-plt.json"
-    nfsp_info = json.loads(nfsp.read_text()) if nfsp.exists() else None
+    command_file = work / "command.txt"
+    commands = ([c for c in command_file.read_text().splitlines() if c]
+                if command_file.exists() else [])
+    budget = make_parser().parse_args(commands[-1].split()[2:]) if commands else None
+    note = work / "note.md"
+    return {"records": records, "cross": cross, "commands": commands, "budget": budget,
+            "refs": read("reference-lbr.json"), "nfsp": read("nfsp-plt.json"),
+            "diagnosis": read("diagnosis.json"),
+            "note": note.read_text().strip() if note.exists() else None}
+
+
+def run_section(run: dict[str, Any], heading: str) -> list[str]:
+    """The Markdown of one run."""
+    records, budget = run["records"], run["budget"]
+    iters = max((r["iteration"] for r in records), default=0)
+    lines = [f"## {heading}"]
+    if budget is not None:
+        lines += ["", f"{iters} iterations of {budget.traversals:,} traversals per player "
+                      f"({iters * budget.traversals:,} each); {budget.steps} SGD steps per "
+                      f"network fit (Deep CFR's strategy network: {budget.policy_steps}), "
+                      f"batch {budget.batch}, memories {budget.memory:,}; LBR "
+                      f"{budget.lbr_deals} deals, matches {budget.match_deals:,} deals."]
+    lines += ["", "Commands (in order): `" + "`, `".join(run["commands"]) + "`"]
+    if run["note"]:
+        lines += ["", run["note"]]
+    lines += ["", "### Exploitability lower bound (LBR) and matches, bb/100 for the agent, "
+                  "95% CI", ""]
     opponents = sorted({o for r in records for o in r["matches"]})
-    lines = [
-        "# Deep CFR / Deep GXFP on heads-up no-limit hold'em (issue 15)",
-        "",
-        "`no_limit_holdem` defaults: blinds 50/100, 100 bb stacks, actions fold, check/call, "
-        "half pot, pot, all-in (the paper's abstraction). Traversals run on batches of states "
-        "(`agents/deep/state_traversal.py`). Budgets are tiny: one process, one torch thread, "
-        "on a machine of 2 cores shared by about 7 jobs; nothing here is near convergence.",
-        "",
-        f"Commands (in order): `{args.command}`",
-        "",
-        "## Exploitability lower bound (LBR) and matches, bb/100 for the agent, 95% CI",
-        "",
-    ]
     headers = ["agent", "iteration", "states visited", "train s", "LBR mbb/g"] + [
         f"vs {o}" for o in opponents]
     rows = []
@@ -281,34 +418,21 @@ def summary(work: Path, args: argparse.Namespace) -> str:
             f"{r['matches'][o][0]:+.0f} ± {r['matches'][o][1]:.0f}" if o in r["matches"]
             else "-" for o in opponents])
     lines.append(table(headers, rows))
-    if cross:
+    if run["cross"]:
         lines += ["", "Deep agents against each other (bb/100 for the first, 95% CI):", ""]
         lines.append(table(["iteration", "match", "bb/100"], [
             [c["iteration"], f"{c['players'][0]} vs {c['players'][1]}",
-             f"{c['bb_per_100'][0]:+.0f} ± {c['bb_per_100'][1]:.0f}"] for c in cross]))
-    ref = work / "reference-lbr.json"
-    if ref.exists():
-        refs = json.loads(ref.read_text())
+             f"{c['bb_per_100'][0]:+.0f} ± {c['bb_per_100'][1]:.0f}"] for c in run["cross"]]))
+    if run["refs"]:
         lines += ["", "LBR with the same settings against the fixed opponents (calibration): " +
-                  ", ".join(f"{k} {v[0]:+.0f} ± {v[1]:.0f} mbb/g" for k, v in refs.items()) + "."]
-    if nfsp_info:
-        lines += ["", f"NFSP-PLT opponent: {nfsp_info['hands']:,} self-play hands in "
-                      f"{nfsp_info['seconds']:.0f} s (Adam, Huber loss, clip 1, rewards in 100 "
+                  ", ".join(f"{k} {v[0]:+.0f} ± {v[1]:.0f} mbb/g"
+                            for k, v in run["refs"].items()) + "."]
+    if run["nfsp"]:
+        lines += ["", f"NFSP-PLT opponent: {run['nfsp']['hands']:,} self-play hands in "
+                      f"{run['nfsp']['seconds']:.0f} s (Adam, Huber loss, clip 1, rewards in 100 "
                       "bb: the registry defaults diverge on this game)."]
-    iters = max((r["iteration"] for r in records), default=0)
-    lines += ["", "Reading: both agents beat random, always-call and the NFSP-PLT by one to three "
-              "big blinds a hand, but the LBR numbers cannot rank anything: their 95% intervals "
-              "overlap each other and LBR's own winnings against the uniform random player with "
-              "the same settings (board samples, betting abstraction, deals). No-limit pots of "
-              "up to 200 big blinds make 500 deals far too few. "
-              f"The whole budget ({iters} iterations of {args.traversals} traversals per "
-              f"player: {iters * args.traversals:,} each) is about one of the paper's training "
-              "loops for hold'em (10,000 traversals, then 500 SGD steps)."]
-    lines += ["", "## The flop spot (hero on the button, Ad Qh on Qs Jh 2h, facing a half-pot "
-              "bet), per cent", "",
-              "The paper's $10 pot is not reachable in this abstraction (the button's opens are "
-              "to $4 or $6), so both neighbouring lines are shown: button raises half pot (to "
-              "$4) or pot (to $6), big blind calls, big blind bets half the pot on the flop.", ""]
+    lines += ["", "### The flop spot (hero on the button, Ad Qh on Qs Jh 2h, facing a half-pot "
+              "bet), per cent", ""]
     gto = PAPER["GTO+"]
 
     def distance(freq: dict[str, float]) -> str:
@@ -322,42 +446,94 @@ def summary(work: Path, args: argparse.Namespace) -> str:
             spot_rows.append([f"{r['agent']} it {r['iteration']}", line] +
                              [f"{freq[a]:.1f}" for a in ACTION_NAMES] + [distance(freq)])
     lines.append(table(["policy", "preflop line", *ACTION_NAMES, "TV to GTO+"], spot_rows))
-    text = "\n".join(lines) + "\n"
-    _plot(records, work)
-    return text
+    diagnosis = run["diagnosis"]
+    if diagnosis:
+        lines += ["", "The big blind's answer to each hero raise at the spot under the same "
+                      "policy (per cent of its range there: its hands weighted by the chance "
+                      "the policy calls the open and bets the flop with them; *reach*: that "
+                      "range's share of all its hands):", ""]
+        rows = []
+        for key, per_line in diagnosis["answers"].items():
+            for line, a in per_line.items():
+                rows.append([key, line, f"{a['reach']:.1f}"] + [
+                    f"{a[r]['fold']:.0f} / {a[r]['call']:.0f} / {a[r]['raise']:.0f}"
+                    for r in ACTION_NAMES[2:]])
+        lines.append(table(["policy", "preflop line", "reach"] + [
+            f"vs {r}: fold / call / raise" for r in ACTION_NAMES[2:]], rows))
+        if "utilities" in diagnosis:
+            lines += ["", "Deep GXFP's hero utility network at the spot (its estimates of the "
+                          "hero's winnings after each action, in big blinds; folding loses "
+                          "exactly the 2 or 3 big blinds of the open):", ""]
+            lines.append(table(["iteration", "preflop line", *ACTION_NAMES], [
+                [it, line] + [f"{v[a]:+.1f}" for a in ACTION_NAMES]
+                for it, per_line in sorted(diagnosis["utilities"].items(),
+                                           key=lambda kv: int(kv[0]))
+                for line, v in per_line.items()]))
+    return lines
 
 
-def _plot(records: list[dict[str, Any]], work: Path) -> None:
+def summary(work: Path, args: argparse.Namespace) -> str:
+    """The Markdown results and the PNG, from the JSON records under ``work`` (the main run)
+    and each ``--earlier`` directory."""
+    runs = [run_records(work)] + [run_records(Path(e)) for e in args.earlier]
+    lines = [
+        "# Deep CFR / Deep GXFP on heads-up no-limit hold'em (issue 15)",
+        "",
+        "`no_limit_holdem` defaults: blinds 50/100, 100 bb stacks, actions fold, check/call, "
+        "half pot, pot, all-in (the paper's abstraction). Both agents get the same budget in "
+        "each run: one process, one torch thread, on a machine of 2 cores shared with other "
+        "jobs (*train s* is wall time); nothing here is near convergence. The paper's Table 1 "
+        "(GTO+ and its Deep GXFP in the flop spot) has no all-in action; *TV to GTO+* counts "
+        "all-in as off GTO+.",
+        "",
+        "The paper's $10 flop pot is not reachable in this abstraction (the button's opens are "
+        "to $4 or $6), so both neighbouring lines are shown: button raises half pot (to $4) or "
+        "pot (to $6), big blind calls, big blind bets half the pot on the flop.",
+    ]
+    for i, run in enumerate(runs):
+        heading = "Latest run" if i == 0 else f"Earlier run {len(runs) - i}"
+        lines += [""] + run_section(run, heading)
+    _plot(runs)
+    return "\n".join(lines) + "\n"
+
+
+def _plot(runs: list[dict[str, Any]]) -> None:
+    """LBR and matches against the traversals each agent has made, every run on one axis."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if not records:
+    if not any(run["records"] for run in runs):
         return
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for agent in sorted({r["agent"] for r in records}):
-        rs = [r for r in records if r["agent"] == agent]
-        its = [r["iteration"] for r in rs]
-        axes[0].errorbar(its, [r["lbr_mbb"] for r in rs], yerr=[r["lbr_ci"] for r in rs],
-                         marker="o", capsize=3, label=agent)
-        for opp in sorted(rs[-1]["matches"]):
-            axes[1].errorbar(its, [r["matches"][opp][0] for r in rs],
-                             yerr=[r["matches"][opp][1] for r in rs], marker="o", capsize=3,
-                             label=f"{agent} vs {opp}")
-    axes[0].set(xlabel="iteration", ylabel="LBR winnings (mbb/g)",
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for run, style in zip(runs, ("-", ":", "--")):
+        per = run["budget"].traversals if run["budget"] is not None else 1
+        for agent in sorted({r["agent"] for r in run["records"]}):
+            rs = [r for r in run["records"] if r["agent"] == agent]
+            x = [r["iteration"] * per for r in rs]
+            label = f"{agent} ({per:,}/it)"
+            axes[0].errorbar(x, [r["lbr_mbb"] for r in rs], yerr=[r["lbr_ci"] for r in rs],
+                             marker="o", capsize=3, ls=style, label=label)
+            for opp in sorted(rs[-1]["matches"]):
+                axes[1].errorbar(x, [r["matches"][opp][0] for r in rs],
+                                 yerr=[r["matches"][opp][1] for r in rs], marker="o",
+                                 capsize=3, ls=style, label=f"{label} vs {opp}")
+    axes[0].set(xlabel="traversals per player", ylabel="LBR winnings (mbb/g)", xscale="log",
                 title="Exploitability lower bound (LBR)")
-    axes[1].set(xlabel="iteration", ylabel="bb/100", title="Head-to-head, 95% CI")
+    axes[1].set(xlabel="traversals per player", ylabel="bb/100", xscale="log",
+                title="Head-to-head, 95% CI")
     axes[1].axhline(0, color="grey", lw=0.5)
     for ax in axes:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(RESULTS / "hunl.png", dpi=110)
     plt.close(fig)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def make_parser() -> argparse.ArgumentParser:
+    """The command line (also parses the commands a run's ``command.txt`` kept)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--agents", default="deep-cfr,deep-gxfp")
     parser.add_argument("--iterations", type=int, default=None,
                         help="train to this iteration (default: the last --eval-at point)")
@@ -373,10 +549,34 @@ def main() -> None:
     parser.add_argument("--nfsp-hands", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work", default="/tmp/pokerzoo-hunl-deep")
+    parser.add_argument("--earlier", action="append", default=[],
+                        help="records directory of an earlier run, shown after --work's")
     parser.add_argument("--references", action="store_true",
                         help="also measure LBR against random and always-call")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="instead of training, record the big blind's answers and GXFP's "
+                             "utilities at the spot from what --work has (diagnosis.json)")
     parser.add_argument("--summary-only", action="store_true")
-    args = parser.parse_args()
+    return parser
+
+
+def run(game: Any, agents: list[str], args: argparse.Namespace, work: Path) -> None:
+    """Train and measure every agent, then the cross matches (and the LBR references)."""
+    from pokerzoo.evaluation.opponents import make_opponent
+
+    opponents = {"random": make_opponent("random", game),
+                 "always-call": make_opponent("always-call", game)}
+    if args.nfsp_hands > 0:
+        opponents["nfsp-plt"] = nfsp_opponent(game, args, work)
+    for name in agents:
+        train_agent(name, game, opponents, args, work)
+    cross_matches(game, agents, args, work)
+    if args.references:
+        reference_lbr(game, opponents, args, work)
+
+
+def main() -> None:
+    args = make_parser().parse_args()
     args.command = "python bench/hunl_deep.py " + " ".join(sys.argv[1:])
     if args.iterations is not None:
         args.eval_at = ",".join(
@@ -391,7 +591,6 @@ def main() -> None:
 
         from pokerzoo import load_game
         from pokerzoo.agents.registry import registered_agents
-        from pokerzoo.evaluation.opponents import make_opponent
 
         torch.set_num_threads(1)
         done = command_file.read_text().splitlines() if command_file.exists() else []
@@ -402,17 +601,10 @@ def main() -> None:
         if missing:
             print(f"not registered (skipped): {missing}", flush=True)
             agents = [a for a in agents if a not in missing]
-        opponents = {"random": make_opponent("random", game),
-                     "always-call": make_opponent("always-call", game)}
-        if args.nfsp_hands > 0:
-            opponents["nfsp-plt"] = nfsp_opponent(game, args, work)
-        for name in agents:
-            train_agent(name, game, opponents, args, work)
-        cross_matches(game, agents, args, work)
-        if args.references:
-            reference_lbr(game, opponents, args, work)
-    if command_file.exists():
-        args.command = "`, `".join(line for line in command_file.read_text().splitlines() if line)
+        if args.diagnose:  # from what is there: nothing is trained or measured
+            diagnose(game, agents, work)
+        else:
+            run(game, agents, args, work)
     text = summary(work, args)
     (RESULTS / "hunl.md").write_text(text)
     print(text)
