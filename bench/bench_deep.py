@@ -1,10 +1,12 @@
 """Deep CFR on Leduc: pokerzoo's next to OpenSpiel's PyTorch ``DeepCFRSolver``, same machine.
 
-Three runs, one thread each: OpenSpiel's Deep CFR with its recommended Leduc settings (3 x 64
+Four runs, one thread each: OpenSpiel's Deep CFR with its recommended Leduc settings (3 x 64
 MLPs, 1,500 external-sampling traversals per player and iteration, 750 advantage steps and
 5,000 policy steps at batch 2,048, memories 1e6, Adam lr 1e-3, advantage networks
 reinitialised every iteration); ours with the same budgets (preset ``openspiel-leduc``, on our
-7-layer card/betting network); and ours with a cheaper budget (``--fast-params``). Reported
+7-layer card/betting network); ours with a cheaper mini-batch budget (``--fast-params``); and
+a named preset of ours as it is (``--preset``, default ``leduc-fast``: full-memory gradient
+steps, 45 iterations). Reported
 per checkpoint: exact NashConv of the average (strategy-network) policy, traversals, nodes
 touched, wall-clock and CPU seconds of training (evaluation excluded; the strategy-network
 training a checkpoint needs is counted). Results are recorded as JSON under
@@ -409,8 +411,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fast-checkpoints", default="10,20,30")
     parser.add_argument("--preset", default="leduc-fast", help="a Deep CFR preset run as it "
                         "is, a third run of ours ('' for none)")
-    parser.add_argument("--preset-iterations", type=int, default=40)
-    parser.add_argument("--preset-checkpoints", default="20,30")
+    parser.add_argument("--preset-iterations", type=int, default=45)
+    parser.add_argument("--preset-checkpoints", default="20,30,40")
     parser.add_argument("--gxfp-params", default="", help="JSON parameters of a Deep GXFP run "
                         "(none: no Deep GXFP run)")
     parser.add_argument("--seed", type=int, default=0)

@@ -33,15 +33,21 @@ def test_full_memory_fold_has_the_whole_memory_per_sample_gradient(policy: bool)
         assert torch.allclose(a, b, rtol=1e-4, atol=1e-6)
 
 
-def test_full_memory_deep_cfr_learns_kuhn() -> None:
+# The linear decay takes a larger first step (as the leduc-fast preset does).
+@pytest.mark.parametrize(("schedule", "lr"), [("constant", 1e-3), ("linear", 2e-3)])
+def test_full_memory_deep_cfr_learns_kuhn(schedule: str, lr: float) -> None:
     agent = DeepCFR(load_game("kuhn_poker"), seed=0, traversals=200, advantage_steps=40,
-                    policy_steps=200, device="cpu", batch_mode="full_memory")
+                    policy_steps=200, device="cpu", batch_mode="full_memory",
+                    lr_schedule=schedule, learning_rate=lr)
     agent.iterate(15)
     # Uniform play is 0.917 exploitable; Kuhn Deep CFR of this size gets below 0.1.
     assert nash_conv(agent.tree, agent.policy()) < 0.1
 
 
-def test_batch_mode_is_checked() -> None:
+def test_batch_mode_and_lr_schedule_are_checked() -> None:
     with pytest.raises(ConfigError, match="batch_mode"):
         DeepCFRConfig.from_params(batch_mode="full")
-    assert DeepCFRConfig().batch_mode == "sample"  # the papers' mini-batches by default
+    with pytest.raises(ConfigError, match="lr_schedule"):
+        DeepCFRConfig.from_params(lr_schedule="cosine")
+    # The papers' mini-batches at a constant learning rate by default.
+    assert (DeepCFRConfig().batch_mode, DeepCFRConfig().lr_schedule) == ("sample", "constant")
