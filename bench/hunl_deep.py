@@ -453,7 +453,9 @@ def run_section(run: dict[str, Any], heading: str) -> list[str]:
                       "the policy calls the open and bets the flop with them; *reach*: that "
                       "range's share of all its hands):", ""]
         rows = []
-        for key, per_line in diagnosis["answers"].items():
+        by_point = sorted(diagnosis["answers"].items(),
+                          key=lambda kv: (kv[0].split(" it ")[0], int(kv[0].split(" it ")[1])))
+        for key, per_line in by_point:
             for line, a in per_line.items():
                 rows.append([key, line, f"{a['reach']:.1f}"] + [
                     f"{a[r]['fold']:.0f} / {a[r]['call']:.0f} / {a[r]['raise']:.0f}"
