@@ -12,7 +12,9 @@ reservoir (loss weighted by t) and tabularises it over the tree, so evaluators s
 
 Defaults are the paper's where they apply (Adam lr 1e-3, gradient-norm clip 1) with small
 budgets that solve Kuhn in seconds; ``DEEP_CFR_PRESETS["openspiel-leduc"]`` holds the
-OpenSpiel / Single Deep CFR settings for Leduc.
+OpenSpiel / Single Deep CFR settings for Leduc, ``"leduc-fast"`` the same algorithm with every
+SGD step on the whole memory folded onto its information sets (``batch_mode``), which reaches
+OpenSpiel's 100-iteration Leduc NashConv in under a tenth of its CPU time.
 
 >>> from pokerzoo import load_game
 >>> agent = DeepCFR(load_game("kuhn_poker"), seed=0)
