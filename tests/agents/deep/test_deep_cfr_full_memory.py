@@ -51,3 +51,12 @@ def test_batch_mode_and_lr_schedule_are_checked() -> None:
         DeepCFRConfig.from_params(lr_schedule="cosine")
     # The papers' mini-batches at a constant learning rate by default.
     assert (DeepCFRConfig().batch_mode, DeepCFRConfig().lr_schedule) == ("sample", "constant")
+
+
+def test_full_memory_is_refused_where_samples_are_states() -> None:
+    from pokerzoo.agents.deep.state_traversal import StateDeepCFR
+
+    agent = StateDeepCFR(load_game("kuhn_poker"), seed=0, device="cpu", traversals=2,
+                         advantage_steps=1, batch_mode="full_memory")
+    with pytest.raises(ConfigError, match="full_memory"):
+        agent.iterate(1)
