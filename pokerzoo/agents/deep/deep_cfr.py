@@ -147,6 +147,38 @@ time, ``bench/results/deep/leduc.md``)."""
 RUN_ONLY = ("device", "traversal_backend")
 """Config fields a checkpoint may differ in: where and how the agent runs, not what it is."""
 
+EARLIER_DEEP_CFR = {"batch_mode": "sample", "lr_schedule": "constant"}
+"""Fields added to ``DeepCFRConfig`` after checkpoints were written, with what the agent did
+before they existed: an older checkpoint without them means these values."""
+
+
+def check_saved_config(
+    saved: Mapping[str, Any], config: Any, earlier: Mapping[str, Any],
+    canonical: Callable[[dict[str, Any]], dict[str, Any]] = dict,
+) -> None:
+    """Refuse a checkpoint whose config is not ``config`` (a deep agent's dataclass).
+
+    Fields in ``RUN_ONLY`` may differ. A field the checkpoint lacks was added after it was
+    written and takes its ``earlier`` value (what the code did then), so a run started
+    before a field existed resumes when its behaviour is unchanged and is refused, naming
+    the field, when it is not. Both sides pass through ``canonical`` (an agent's resolution
+    of values such as ``"auto"``) before they are compared.
+
+    Raises:
+        CheckpointError: naming the fields that differ and both values of each.
+    """
+    ours = {k: v for k, v in dataclasses.asdict(config).items() if k not in RUN_ONLY}
+    theirs = {**earlier, **{k: v for k, v in dict(saved).items() if k not in RUN_ONLY}}
+    ours, theirs = canonical(ours), canonical(theirs)
+    differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+    if differ:
+        shown = "; ".join(f"{k}: checkpoint {theirs.get(k, '(absent)')!r}, agent "
+                          f"{ours.get(k, '(absent)')!r}" for k in differ)
+        raise CheckpointError(
+            f"the checkpoint's config differs from this agent's ({shown}); build the agent "
+            "with the checkpoint's values to resume it"
+        )
+
 
 def configured(config: Any, default: Callable[[], Any], overrides: Mapping[str, Any]) -> Any:
     """``config`` (``default()`` when None) with ``overrides`` replacing its fields."""
@@ -489,10 +521,7 @@ class DeepCFR(Agent):
             raise CheckpointError(
                 f"checkpoint is of game {dict(state['game'])}, this agent plays {game}"
             )
-        config = {k: v for k, v in dataclasses.asdict(self.config).items() if k not in RUN_ONLY}
-        saved = {k: v for k, v in dict(state["config"]).items() if k not in RUN_ONLY}
-        if saved != config:
-            raise CheckpointError(f"checkpoint config {saved} differs from this agent's {config}")
+        check_saved_config(state["config"], self.config, EARLIER_DEEP_CFR)
         sigma = np.asarray(state["sigma"], dtype=np.float64)
         if sigma.shape != self._sigma.shape:
             raise CheckpointError(f"strategy table {sigma.shape}, expected {self._sigma.shape}")

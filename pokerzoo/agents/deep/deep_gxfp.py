@@ -87,7 +87,12 @@ import numpy as np
 import torch
 
 from pokerzoo.agents.base import Agent, check_units
-from pokerzoo.agents.deep.deep_cfr import RUN_ONLY, configured, new_for_game, resolve_device
+from pokerzoo.agents.deep.deep_cfr import (
+    check_saved_config,
+    configured,
+    new_for_game,
+    resolve_device,
+)
 from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
 from pokerzoo.agents.deep.network import CardBettingNet
 from pokerzoo.components.replay import ReservoirBuffer
@@ -178,6 +183,11 @@ class DeepGXFPConfig:
     def from_params(cls, **params: Any) -> DeepGXFPConfig:
         """Build from keyword parameters (names checked, with a did-you-mean)."""
         return from_mapping(cls, params)
+
+
+EARLIER_DEEP_GXFP = {"utility_targets": "samples", "strategy_targets": "samples"}
+"""Fields added to ``DeepGXFPConfig`` after checkpoints were written, with what the agent did
+before they existed (mini-batches of single samples)."""
 
 
 DEEP_GXFP_PRESETS: dict[str, DeepGXFPConfig] = {
@@ -386,6 +396,15 @@ class DeepGXFP(Agent):
         sigma[isets] = self.strategy_probs(self._x[isets], self._mask[isets])
         self._sigma = sigma
 
+    def _canonical(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """Config fields with the targets as this agent fits them (``"auto"`` resolved), so
+        a checkpoint is refused only when the fits differ."""
+        resolved = dict(fields)
+        for name in ("utility_targets", "strategy_targets"):
+            if name in resolved:
+                resolved[name] = "folded" if self._folds(resolved[name]) else "samples"
+        return resolved
+
     def _folds(self, targets: str) -> bool:
         """Whether ``utility_targets``/``strategy_targets`` value ``targets`` folds the rows
         (``"auto"``: on a compiled tree, where information sets repeat)."""
@@ -464,10 +483,7 @@ class DeepGXFP(Agent):
         if dict(state["game"]) != game:
             raise CheckpointError(
                 f"checkpoint is of game {dict(state['game'])}, this agent plays {game}")
-        ours = {k: v for k, v in dataclasses.asdict(self.config).items() if k not in RUN_ONLY}
-        saved = {k: v for k, v in dict(state["config"]).items() if k not in RUN_ONLY}
-        if saved != ours:
-            raise CheckpointError(f"checkpoint config {saved} differs from this agent's {ours}")
+        check_saved_config(state["config"], self.config, EARLIER_DEEP_GXFP, self._canonical)
         sigma = np.asarray(state["sigma"], dtype=np.float64)
         if sigma.shape != self._sigma.shape:
             raise CheckpointError(f"strategy table {sigma.shape}, expected {self._sigma.shape}")
