@@ -207,6 +207,15 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def infoset_tensors(tree: Any) -> np.ndarray:
+    """``[num_infosets, size]`` float32: each information set's tensor, from its player's
+    view of a state in it (the networks' inputs, computed once)."""
+    return np.stack([
+        tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
+        for i in range(tree.num_infosets)
+    ]).astype(np.float32)
+
+
 def regret_matching(advantages: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Rows proportional to the positive advantages over legal actions; the argmax legal
     action (first on ties) where no advantage is positive."""
@@ -218,7 +227,51 @@ def regret_matching(advantages: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), argmax)
 
 
-class DeepCFR(Agent):
+class DeepAgent(Agent):
+    """What Deep CFR and Deep GXFP (and their state-traversal versions) share: the run's
+    attributes, set by ``_start_run``, and with a compiled tree ``_start_tree``."""
+
+    config: Any
+    game: Game
+    seed: int
+    rng: np.random.Generator
+    device: torch.device
+    workers: int
+    executor: Executor | None
+    tree: Any
+    """The compiled ``GameTree``, or None for agents traversing states."""
+    num_players: int
+    num_actions: int
+    _iteration: int
+    _layout: Any
+    _arrays: Any
+    _player_isets: list[np.ndarray]
+    frontier: int
+    """Traversals advanced together (agents traversing states or array rows)."""
+
+    def _start_run(self, game: Game, seed: int, workers: int,
+                   executor: Executor | None) -> None:
+        """Set what every deep agent starts with, its ``config`` already built: the game,
+        seed and generator, device, workers and executor, and iteration 0."""
+        self.workers = check_workers(workers)
+        self.executor = executor
+        self.game = game
+        self.seed = int(seed)
+        self._iteration = 0
+        self.device = resolve_device(self.config.device)
+        self.rng = np.random.default_rng(seed)
+        self._layout = game.information_state_layout
+
+    def _start_tree(self) -> Any:
+        """Compile the game's tree, with its kernel arrays and sizes (returns the tree)."""
+        tree = self.tree = build(self.game)
+        self._arrays = tree_arrays(tree)
+        self.num_players, self.num_actions = tree.num_players, tree.num_actions
+        self._player_isets = [tree.infosets_of(p) for p in range(tree.num_players)]
+        return tree
+
+
+class DeepCFR(DeepAgent):
     """Deep CFR over a compiled tree; one ``iterate`` unit is one CFR iteration.
 
     Args:
@@ -249,27 +302,10 @@ class DeepCFR(Agent):
         **overrides: Any,
     ) -> None:
         self.config = configured(config, DeepCFRConfig, overrides)
-        self.workers = check_workers(workers)
-        self.executor = executor
-        self.game = game
-        self.seed = int(seed)
-        self.tree = build(game)
-        self.device = resolve_device(self.config.device)
-        self.rng = np.random.default_rng(seed)
-        self._iteration = 0
-        tree = self.tree
-        self._arrays = tree_arrays(tree)
-        self.num_players = tree.num_players
-        self.num_actions = tree.num_actions
-        layout = game.information_state_layout
-        self._layout = layout
-        tensors = np.stack([
-            tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
-            for i in range(tree.num_infosets)
-        ]).astype(np.float32)
-        self._tensors = torch.as_tensor(tensors, device=self.device)
+        self._start_run(game, seed, workers, executor)
+        tree = self._start_tree()
+        self._tensors = torch.as_tensor(infoset_tensors(tree), device=self.device)
         self._masks = torch.as_tensor(np.array(tree.infoset_mask), device=self.device)
-        self._player_isets = [tree.infosets_of(p) for p in range(self.num_players)]
         mem_rng = np.random.default_rng(self.rng.integers(2**63))
         fields = {
             "iset": ((), np.int64),

@@ -86,12 +86,13 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
-from pokerzoo.agents.base import Agent, check_units
+from pokerzoo.agents.base import check_units
 from pokerzoo.agents.deep.deep_cfr import (
+    DeepAgent,
     check_saved_config,
     configured,
+    infoset_tensors,
     new_for_game,
-    resolve_device,
 )
 from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
 from pokerzoo.agents.deep.network import CardBettingNet
@@ -100,9 +101,7 @@ from pokerzoo.config import check, from_mapping, normalise
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import Game
-from pokerzoo.parallel import Executor, check_workers
-from pokerzoo.tree import build
-from pokerzoo.tree.kernels.arrays import tree_arrays
+from pokerzoo.parallel import Executor
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 Learner = tuple[CardBettingNet, torch.optim.Adam]
@@ -197,7 +196,7 @@ DEEP_GXFP_PRESETS: dict[str, DeepGXFPConfig] = {
 """Named configs: [G]'s Kuhn settings and its hold'em ones (10,000 traversals, 500 steps)."""
 
 
-class DeepGXFP(Agent):
+class DeepGXFP(DeepAgent):
     """Deep GXFP over a compiled tree; one ``iterate`` unit is one iteration (both players).
 
     Args:
@@ -227,23 +226,10 @@ class DeepGXFP(Agent):
         **overrides: Any,
     ) -> None:
         self.config = configured(config, DeepGXFPConfig, overrides)
-        self.workers = check_workers(workers)
-        self.executor = executor
-        self.game = game
-        self.seed = int(seed)
-        self.tree = tree = build(game)
-        self.device = resolve_device(self.config.device)
-        self.rng = np.random.default_rng(seed)
-        self._iteration = 0
-        self._arrays = tree_arrays(tree)
-        self.num_players, self.num_actions = tree.num_players, tree.num_actions
-        self._layout = game.information_state_layout
-        self._x = np.stack([
-            tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
-            for i in range(tree.num_infosets)
-        ]).astype(np.float32)
+        self._start_run(game, seed, workers, executor)
+        tree = self._start_tree()
+        self._x = infoset_tensors(tree)
         self._mask = np.array(tree.infoset_mask, dtype=bool)
-        self._player_isets = [tree.infosets_of(p) for p in range(self.num_players)]
         self._sigma = self._mask / self._mask.sum(axis=1, keepdims=True)
         self._init_learning()
 

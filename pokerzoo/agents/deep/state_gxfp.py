@@ -28,14 +28,13 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.deep.array_traversal import traversal_function
-from pokerzoo.agents.deep.deep_cfr import configured, resolve_device
+from pokerzoo.agents.deep.deep_cfr import configured
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP, DeepGXFPConfig, UtilitySamples
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
-from pokerzoo.agents.deep.state_traversal import value_scale
-from pokerzoo.config import check
+from pokerzoo.agents.deep.state_traversal import start_state_run, value_scale
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.parallel import Executor, check_workers
+from pokerzoo.parallel import Executor
 
 
 class StateDeepGXFP(DeepGXFP):
@@ -60,18 +59,7 @@ class StateDeepGXFP(DeepGXFP):
         **overrides: Any,
     ) -> None:
         self.config = configured(config, DeepGXFPConfig, overrides)
-        if check_workers(workers) != 1:
-            raise ConfigError(
-                f"state traversals run in this process: workers must be 1, got {workers}")
-        check(frontier >= 1, "frontier", ">= 1", frontier)
-        self.workers, self.executor, self.frontier = 1, executor, int(frontier)
-        traversal_function(game, self.config.traversal_backend)  # refuses a backend it lacks
-        self.game, self.seed, self._iteration = game, int(seed), 0
-        self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
-        self.device = resolve_device(self.config.device)
-        self.rng = np.random.default_rng(seed)
-        self.num_players, self.num_actions = game.num_players, game.num_distinct_actions
-        self._layout = game.information_state_layout
+        start_state_run(self, game, seed, workers, executor, frontier)
         size, A = self._layout.size, self.num_actions
         # No information-set table: DeepGXFP's per-table steps run on these empty arrays.
         self._x = np.zeros((0, size), dtype=np.float32)

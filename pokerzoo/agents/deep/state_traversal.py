@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from pokerzoo.agents.deep.deep_cfr import DeepCFR, DeepCFRConfig, configured, resolve_device
+from pokerzoo.agents.deep.deep_cfr import DeepAgent, DeepCFR, DeepCFRConfig, configured
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check
@@ -334,6 +334,22 @@ def _traversal(game: Game, backend: str) -> Callable[..., TraversalSamples]:
     return traversal_function(game, backend)
 
 
+def start_state_run(agent: DeepAgent, game: Game, seed: int, workers: int,
+                    executor: Executor | None, frontier: int) -> None:
+    """``DeepAgent._start_run`` for a deep agent traversing states or array rows: one worker
+    (the traversals run in this process), ``frontier`` traversals advanced together, the
+    config's traversal backend checked against the game, and no compiled tree."""
+    if check_workers(workers) != 1:
+        raise ConfigError(f"state traversals run in this process: workers must be 1, got "
+                          f"{workers}")
+    check(frontier >= 1, "frontier", ">= 1", frontier)
+    _traversal(game, agent.config.traversal_backend)  # refuses a backend the game lacks
+    agent._start_run(game, seed, 1, executor)
+    agent.frontier = int(frontier)
+    agent.tree = None  # no compiled tree: that is the point
+    agent.num_players, agent.num_actions = game.num_players, game.num_distinct_actions
+
+
 class StateDeepCFR(DeepCFR):
     """Deep CFR whose traversals run on batches of game states (``external_sampling_states``),
     for games whose tree does not fit; ``DeepCFR(game)`` returns one for such games, and it
@@ -365,19 +381,7 @@ class StateDeepCFR(DeepCFR):
         **overrides: Any,
     ) -> None:
         self.config = configured(config, DeepCFRConfig, overrides)
-        if check_workers(workers) != 1:
-            raise ConfigError(
-                f"state traversals run in this process: workers must be 1, got {workers}"
-            )
-        check(frontier >= 1, "frontier", ">= 1", frontier)
-        self.workers, self.executor, self.frontier = 1, executor, int(frontier)
-        _traversal(game, self.config.traversal_backend)  # refuses a backend the game lacks
-        self.game, self.seed, self._iteration = game, int(seed), 0
-        self.tree = None  # type: ignore[assignment]  # no compiled tree: that is the point
-        self.device = resolve_device(self.config.device)
-        self.rng = np.random.default_rng(seed)
-        self.num_players = game.num_players
-        self.num_actions = game.num_distinct_actions
+        start_state_run(self, game, seed, workers, executor, frontier)
         self._layout = game.information_state_layout
         mem_rng = np.random.default_rng(self.rng.integers(2**63))
         size, A = self._layout.size, self.num_actions
