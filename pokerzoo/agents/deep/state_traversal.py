@@ -448,7 +448,8 @@ class StateDeepCFR(DeepCFR):
         net = None
         if len(self.strategy_memory):
             rng = np.random.default_rng([self.seed, self._iteration, 1])
-            net = self._train(self.strategy_memory, self.config.policy_steps, rng, policy=True)
+            with self._threads():
+                net = self._train(self.strategy_memory, self.config.policy_steps, rng, True)
         result = NetworkStatePolicy(self.game, [net] * self.num_players, device=self.device)
         self._policy_cache = (self._iteration, result)  # type: ignore[assignment]
         return result

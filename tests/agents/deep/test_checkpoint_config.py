@@ -1,17 +1,19 @@
-"""Deep agents' checkpoints across config versions: a field added after a checkpoint was
+"""Deep agents' checkpoints across config versions (a field added after a checkpoint was
 written takes the value that describes what the code did then, so an older run resumes when
-its behaviour is unchanged and is refused, naming the field, when it is not."""
+its behaviour is unchanged and is refused, naming the field, when it is not), and the run-only
+``torch_threads``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+import torch
 
 from pokerzoo import load_game
 from pokerzoo.agents.deep.deep_cfr import DeepCFR
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
-from pokerzoo.errors import CheckpointError
+from pokerzoo.errors import CheckpointError, ConfigError
 
 KUHN = load_game("kuhn_poker")
 CFR_TINY: dict[str, Any] = {"traversals": 20, "advantage_steps": 5, "policy_steps": 5,
@@ -60,3 +62,30 @@ def test_auto_targets_match_what_they_resolve_to() -> None:
     explicit = {**state, "config": {**state["config"], "utility_targets": "means",
                                     "strategy_targets": "frequencies"}}
     DeepGXFP(KUHN, seed=3, **GXFP_TINY).load_state_dict(explicit)
+
+
+@pytest.mark.parametrize(("agent_class", "params"), [(DeepCFR, CFR_TINY), (DeepGXFP, GXFP_TINY)])
+@pytest.mark.parametrize(("threads", "expected"), [(1, 1), (0, 2)])
+def test_training_runs_on_the_configured_torch_threads(agent_class: type, params: dict,
+                                                        threads: int, expected: int) -> None:
+    saved = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        agent = agent_class(KUHN, seed=4, torch_threads=threads, **params)
+        seen: list[int] = []
+        inner = agent._iterate_once
+
+        def recording() -> None:
+            seen.append(torch.get_num_threads())
+            inner()
+
+        agent._iterate_once = recording
+        agent.iterate(2)
+        assert seen == [expected, expected]
+        assert torch.get_num_threads() == 2  # the caller's setting is restored
+        other = agent_class(KUHN, seed=4, torch_threads=0 if threads else 1, **params)
+        other.load_state_dict(agent.state_dict())  # a run-only field, like the device
+    finally:
+        torch.set_num_threads(saved)
+    with pytest.raises(ConfigError, match="torch_threads"):
+        agent_class(KUHN, torch_threads=-1, **params)
