@@ -325,6 +325,16 @@ def field_docs(cls: type) -> dict[str, str]:
     'Number of players'
 
     """
+    docs: dict[str, str] = {}
+    # Base dataclasses first, so a subclass's own doc of a field wins.
+    for klass in reversed(cls.__mro__):
+        if klass is not object and dataclasses.is_dataclass(klass):
+            docs.update(_own_field_docs(klass))
+    return docs
+
+
+def _own_field_docs(cls: type) -> dict[str, str]:
+    """The field docs written in ``cls``'s own class body."""
     try:
         source = textwrap.dedent(inspect.getsource(cls))
     except (OSError, TypeError):  # no source shipped: fields without docs

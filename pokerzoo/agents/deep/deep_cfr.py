@@ -53,7 +53,30 @@ from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
 @dataclass(frozen=True)
-class DeepCFRConfig:
+class DeepRunFields:
+    """The config fields of a deep agent that say where and how it runs, not what it
+    computes: a checkpoint may differ in them (``RUN_ONLY``)."""
+
+    device: str = "auto"
+    """``"auto"`` (CUDA when available), ``"cpu"`` or a torch device string."""
+    torch_threads: int = 1
+    """torch's CPU threads while the agent trains (restored after; 0 leaves torch's setting).
+    The networks are small, so one thread is fastest on CPU and does not fight other jobs:
+    three ``leduc-fast`` iterations took 23 CPU s with one thread and 136 with torch's
+    default beside another job."""
+    traversal_backend: Literal["auto", "arrays", "states"] = "auto"
+    """How traversals run where no tree is compiled (hold'em): ``"arrays"`` as batches of
+    ``HoldemArrays`` rows (``array_traversal``, hold'em only), ``"states"`` as ``State``
+    objects (``state_traversal``, any game), ``"auto"`` arrays for hold'em, else states. The
+    samples are the same in distribution; arrays are several times faster. Like ``device`` it
+    is not part of a checkpoint's identity."""
+
+    def __post_init__(self) -> None:
+        check(self.torch_threads >= 0, "torch_threads", ">= 0", self.torch_threads)
+
+
+@dataclass(frozen=True)
+class DeepCFRConfig(DeepRunFields):
     """Hyperparameters of Deep CFR. [B] Brown et al. 2019; [OS] OpenSpiel's Deep CFR.
 
     The defaults keep the paper's optimiser and the network of ``CardBettingNet`` but small
@@ -102,22 +125,9 @@ class DeepCFRConfig:
     oscillation leaves it: with full-memory steps on Leduc the strategy network's exact
     NashConv swung between 0.21 and 0.40 over steps 1,000-2,500 at a nearly flat loss, and
     stayed within 0.19-0.21 with the linear decay (``bench/results/deep/leduc_notes.md``)."""
-    device: str = "auto"
-    """``"auto"`` (CUDA when available), ``"cpu"`` or a torch device string."""
-    torch_threads: int = 1
-    """torch's CPU threads while the agent trains (restored after; 0 leaves torch's setting).
-    The networks are small, so one thread is fastest on CPU and does not fight other jobs:
-    three ``leduc-fast`` iterations took 23 CPU s with one thread and 136 with torch's
-    default beside another job."""
-    traversal_backend: Literal["auto", "arrays", "states"] = "auto"
-    """How traversals run where no tree is compiled (hold'em): ``"arrays"`` as batches of
-    ``HoldemArrays`` rows (``array_traversal``, hold'em only), ``"states"`` as ``State``
-    objects (``state_traversal``, any game), ``"auto"`` arrays for hold'em, else states. The
-    samples are the same in distribution; arrays are several times faster. Like ``device`` it
-    is not part of a checkpoint's identity."""
-
     def __post_init__(self) -> None:
         normalise(self)
+        super().__post_init__()
         for name in ("traversals", "advantage_steps", "policy_steps", "batch_size",
                      "advantage_memory", "strategy_memory", "width"):
             check(getattr(self, name) >= 1, name, ">= 1", getattr(self, name))
@@ -153,7 +163,7 @@ DEEP_CFR_PRESETS: dict[str, DeepCFRConfig] = {
 time, ``bench/results/deep/leduc.md``)."""
 
 
-RUN_ONLY = ("device", "traversal_backend", "torch_threads")
+RUN_ONLY = tuple(f.name for f in dataclasses.fields(DeepRunFields))
 """Config fields a checkpoint may differ in: where and how the agent runs, not what it is."""
 
 EARLIER_DEEP_CFR = {"batch_mode": "sample", "lr_schedule": "constant"}

@@ -88,6 +88,7 @@ import torch
 
 from pokerzoo.agents.deep.deep_cfr import (
     DeepAgent,
+    DeepRunFields,
     check_saved_config,
     configured,
     infoset_tensors,
@@ -113,7 +114,7 @@ float32 (0 at illegal actions)."""
 
 
 @dataclass(frozen=True)
-class DeepGXFPConfig:
+class DeepGXFPConfig(DeepRunFields):
     """Hyperparameters of Deep GXFP; [G] Giordano 2024, [B] Brown et al. 2019 (Deep CFR).
 
     Defaults are [G]'s Kuhn settings; see the module docstring for the choices [G] leaves open.
@@ -160,28 +161,14 @@ class DeepGXFPConfig:
     """Adam's learning rate ([B]; the author's code too)."""
     grad_clip: float = 1.0
     """Gradient-norm clip ([B])."""
-    device: str = "auto"
-    """``"auto"`` (CUDA when available), ``"cpu"`` or a torch device string."""
-    torch_threads: int = 1
-    """torch's CPU threads while the agent trains (restored after; 0 leaves torch's setting).
-    The networks are small, so one thread is fastest on CPU and does not fight other jobs:
-    three ``leduc-fast`` iterations took 23 CPU s with one thread and 136 with torch's
-    default beside another job."""
-    traversal_backend: Literal["auto", "arrays", "states"] = "auto"
-    """How traversals run where no tree is compiled (hold'em): ``"arrays"`` as batches of
-    ``HoldemArrays`` rows (``array_traversal``, hold'em only), ``"states"`` as ``State``
-    objects (``state_traversal``, any game), ``"auto"`` arrays for hold'em, else states. The
-    samples are the same in distribution; arrays are several times faster. Like ``device`` it
-    is not part of a checkpoint's identity."""
-
     def __post_init__(self) -> None:
         normalise(self)
+        super().__post_init__()
         for name in ("traversals", "utility_steps", "strategy_steps", "batch_size",
                      "utility_memory", "strategy_memory", "width"):
             check(getattr(self, name) >= 1, name, ">= 1", getattr(self, name))
         check(self.learning_rate > 0, "learning_rate", "> 0", self.learning_rate)
         check(self.grad_clip > 0, "grad_clip", "> 0", self.grad_clip)
-        check(self.torch_threads >= 0, "torch_threads", ">= 0", self.torch_threads)
 
     @classmethod
     def from_params(cls, **params: Any) -> DeepGXFPConfig:
