@@ -27,7 +27,7 @@ import torch
 
 from pokerzoo import load_game
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
-from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
+from pokerzoo.agents.deep.traversal import tree_utility_samples
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
 from pokerzoo.tree.game_tree import GameTree

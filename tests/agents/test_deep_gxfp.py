@@ -18,7 +18,7 @@ from pokerzoo.agents.deep.deep_gxfp import (  # noqa: E402
     fold_rows,
     make_preset,
 )
-from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples  # noqa: E402
+from pokerzoo.agents.deep.traversal import tree_utility_samples  # noqa: E402
 from pokerzoo.errors import CheckpointError, ConfigError  # noqa: E402
 from pokerzoo.evaluation import exploitability  # noqa: E402
 from pokerzoo.games.base import CHANCE, TERMINAL  # noqa: E402

@@ -94,8 +94,8 @@ from pokerzoo.agents.deep.deep_cfr import (
     infoset_tensors,
     new_for_game,
 )
-from pokerzoo.agents.deep.gxfp_kernels import tree_utility_samples
 from pokerzoo.agents.deep.network import CardBettingNet
+from pokerzoo.agents.deep.traversal import tree_utility_samples
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
 from pokerzoo.entry_points import unknown_name

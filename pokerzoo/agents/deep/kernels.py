@@ -1,4 +1,5 @@
-"""Compiled external-sampling traversals for Deep CFR over a ``GameTree``'s flat arrays.
+"""Compiled external-sampling traversals for Deep CFR and Deep GXFP over a ``GameTree``'s flat
+arrays.
 
 The strategy of every information set is read from a table ``sigma[num_infosets, num_actions]``
 that the caller computes once per iteration from the advantage networks, so a traversal is a
@@ -21,7 +22,7 @@ from pokerzoo.games.base import CHANCE, TERMINAL
 def external_traversals(
     rng, tree, sigma, p, num_traversals, max_samples,
     order, stack, values, chosen, buf,
-    regret_iset, regret_value, strategy_iset, strategy_value, nodes=None,
+    regret_iset, regret_value, strategy_iset, strategy_value, nodes=None, keep_level=False,
 ):
     """Up to ``num_traversals`` traversals of player ``p``; returns ``(done, n_regret,
     n_strategy)``.
@@ -31,7 +32,9 @@ def external_traversals(
 
     Stops before a traversal when fewer than ``max_samples`` rows (a bound on what one traversal
     writes) are left in the sample arrays, so the caller can drain them and call again.
-    Regret samples are ``v(I, a) - v(I)`` over the legal actions (0 elsewhere).
+    Regret samples are ``v(I, a) - v(I)`` over the legal actions (0 elsewhere); with
+    ``keep_level`` the rows keep the level, ``v(I, a)`` itself: the action utilities Deep
+    GXFP's networks regress (the argmax does not need the level, the regression does).
     """
     player, infoset, action, chance_prob = tree.player, tree.infoset, tree.action, tree.chance_prob
     utilities, first_child, num_children = tree.utilities, tree.first_child, tree.num_children
@@ -98,8 +101,9 @@ def external_traversals(
                 regret_iset[n_regret] = iset
                 for a in range(num_actions):
                     regret_value[n_regret, a] = 0.0
+                level = 0.0 if keep_level else v
                 for c in range(c0, c0 + num_children[node]):
-                    regret_value[n_regret, action[c]] = values[c] - v
+                    regret_value[n_regret, action[c]] = values[c] - level
                 n_regret += 1
         done += 1
     return done, n_regret, n_strategy

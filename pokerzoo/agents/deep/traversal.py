@@ -6,7 +6,8 @@ own seed, and returns its regret and strategy samples; the agent adds them to it
 share order. The seeds are drawn from the agent's generator, so a run is reproducible for a
 fixed number of workers; across numbers the samples are different draws from the same
 distribution. A share is a pure function of its inputs, so a share whose worker dies is simply
-run again. Deep GXFP's traversals plug in the same way: a job function and a spec.
+run again. Deep GXFP's traversals are the same shares with ``utilities``: rows of sampled action
+utilities ``v(h, a)`` instead of regrets (``tree_utility_samples``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class TraversalSpec:
     arrays: TreeArrays
     sigma: np.ndarray
     player: int
+    utilities: bool = False
+    """Rows of action utilities ``v(h, a)`` instead of regrets ``v(h, a) - v(h)``."""
 
 
 def traverse_share(spec: TraversalSpec, job: tuple[int, int]) -> Samples:
@@ -50,7 +53,8 @@ def traverse_share(spec: TraversalSpec, job: tuple[int, int]) -> Samples:
         out = (np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)),
                np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)))
         done, n_r, n_s = K.external_traversals(
-            rng, tree, spec.sigma, spec.player, remaining, bound, *work, *out
+            rng, tree, spec.sigma, spec.player, remaining, bound, *work, *out, None,
+            spec.utilities,
         )
         remaining -= done
         parts.append((out[0][:n_r], out[1][:n_r], out[2][:n_s], out[3][:n_s]))
@@ -65,10 +69,43 @@ def traversal_shares(
     traversals: int,
     workers: int,
     rng: np.random.Generator,
+    utilities: bool = False,
 ) -> list[Samples]:
     """``traversals`` traversals of ``player`` in ``workers`` shares (seeds from ``rng``), run
     on ``executor`` (default: here); the shares' samples in share order."""
     shares = split_range(0, traversals, workers)
     seeds = rng.integers(2**63, size=len(shares))
     jobs = [(b - a, int(s)) for (a, b), s in zip(shares, seeds)]
-    return run_map(executor, traverse_share, TraversalSpec(arrays, sigma, player), jobs)
+    spec = TraversalSpec(arrays, sigma, player, utilities)
+    return run_map(executor, traverse_share, spec, jobs)
+
+
+def tree_utility_samples(
+    arrays: TreeArrays,
+    sigma: np.ndarray,
+    player: int,
+    traversals: int,
+    rng: np.random.Generator,
+    workers: int = 1,
+    executor: Executor | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(iset, utility)`` of ``traversals`` traversals of ``player`` under ``sigma`` (Deep
+    GXFP's samples): at each visit of the player's nodes, its information set and the sampled
+    utility of every legal action (0 at illegal ones), the player's own continuation valued by
+    ``sigma`` too; their mean over an information set's histories is GXFP's ``U^p(I, a; b)``
+    (Deep GXFP paper Sec. 2.1.2-2.1.3). Cut into ``workers`` shares as ``traversal_shares``.
+
+    >>> from pokerzoo import load_game
+    >>> from pokerzoo.tree import build
+    >>> from pokerzoo.tree.kernels.arrays import tree_arrays
+    >>> tree = build(load_game("kuhn_poker"))
+    >>> uniform = tree.infoset_mask / tree.infoset_mask.sum(axis=1, keepdims=True)
+    >>> iset, utility = tree_utility_samples(tree_arrays(tree), uniform, 1, 10,
+    ...                                      np.random.default_rng(0))
+    >>> len(iset) == 10 and bool((tree.infoset_player[iset] == 1).all())
+    True
+    """
+    parts = traversal_shares(executor, arrays, sigma, player, traversals, workers, rng,
+                             utilities=True)
+    return (np.concatenate([part[0] for part in parts]),
+            np.concatenate([part[1] for part in parts]))
