@@ -234,26 +234,6 @@ def measure(game: Any, policy: Any, opponents: dict[str, Any], args: argparse.Na
     return record
 
 
-def load_checkpoint(agent: Any, path: Path) -> None:
-    """``agent.load(path)``, also for a checkpoint saved before a config field was added
-    (the agents refuse any config difference): a field the saved config lacks is taken as
-    this agent's, if that is the field's default (new fields default to the old behaviour).
-    """
-    import dataclasses
-
-    from pokerzoo.checkpoint import read_checkpoint
-    from pokerzoo.errors import CheckpointError
-
-    _, state = read_checkpoint(path, agent_name=agent.name)
-    ours = dataclasses.asdict(agent.config)
-    defaults = dataclasses.asdict(type(agent.config)())
-    missing = [k for k in ours if k not in state["config"]]
-    if any(ours[k] != defaults[k] for k in missing):
-        raise CheckpointError(f"{path} predates config fields {missing}, set off their defaults")
-    state["config"] = {**{k: ours[k] for k in missing}, **state["config"]}
-    agent.load_state_dict(state)
-
-
 def train_agent(name: str, game: Any, opponents: dict[str, Any], args: argparse.Namespace,
                 work: Path) -> None:
     """Train ``name`` up to ``--iterations``, measuring at ``--eval-at`` (resumable)."""
@@ -264,7 +244,7 @@ def train_agent(name: str, game: Any, opponents: dict[str, Any], args: argparse.
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"train_seconds": 0.0,
                                                                            "nodes": 0}
     if ckpt.exists():
-        load_checkpoint(agent, ckpt)
+        agent.load(ckpt)  # older checkpoints resume: check_saved_config
         print(f"{name}: resumed at iteration {agent.iteration}", flush=True)
     while agent.iteration < max(points):
         start = time.perf_counter()
