@@ -24,16 +24,16 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
 from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
-from pokerzoo.training.cli import add_debug_flag, add_worker_flags, executor_from_flags, run_cli
-from pokerzoo.training.reports import (
-    SavedRun,
+from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, executor_from_flags, run_cli
+from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.reports import (
     on_sampled_environments,
     parse_forced,
     plot_curves,
     total_scores,
     tree_for,
 )
-from pokerzoo.training.tournament_report import (
+from pokerzoo.runs.tournament import (
     builtin_entrants,
     plot_tournament,
     run_entrants,
@@ -114,7 +114,7 @@ def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
     if args.strategy or args.strategy_chart:
-        from pokerzoo.training.strategy_plots import strategy_report
+        from pokerzoo.runs.strategy_plots import strategy_report
 
         text, shown = strategy_report(runs, args.strategy, args.strategy_chart, args.seat,
                                       args.history, seed=args.seed)
@@ -175,7 +175,7 @@ def evaluate(args: argparse.Namespace) -> int:
 def score_in_own_environments(runs: list[SavedRun]) -> dict[str, dict]:
     """Each run scored exactly in its own environment's d* (no tournament: the runs played
     different environments)."""
-    from pokerzoo.evaluation.exact import nash_conv
+    from pokerzoo.evaluation.scores import ExactScores
     from pokerzoo.evaluation.unknown import evaluation_tree
 
     results: dict[str, dict] = {}
@@ -184,11 +184,9 @@ def score_in_own_environments(runs: list[SavedRun]) -> dict[str, dict]:
         policy = run.tabular_policy()
         if policy is None:
             raise ConfigError(f"{run.folder} holds no tabular policy to score in d*")
-        conv = nash_conv(tree, policy)
         results[run.label] = {
-            "agent": run.config.get("agent"), "game": repr(run.game), "nash_conv": conv,
-            "exploitability": conv / tree.num_players,
-            "exploitability_mbb_per_game": 1000.0 * conv / tree.num_players / run.game.chip_unit,
+            "agent": run.config.get("agent"), "game": repr(run.game),
+            **ExactScores.of(tree, policy).as_dict(),
             "note": "the runs played different sampled environments: each is scored in its own",
         }
     return results

@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.evaluation.opponents import opponent_names
-from pokerzoo.interactive import PlaySession, load_opponent
-from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
+from pokerzoo.runs.cli import add_debug_flag, parse_assignments, run_cli
+from pokerzoo.runs.play import PlaySession, load_opponent
 
 
 def parser() -> argparse.ArgumentParser:

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.games.registry import registered_games
-from pokerzoo.training.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
-from pokerzoo.training.run import DEFAULT_UNITS, RunConfig, default_budget, train
+from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
+from pokerzoo.runs.run import DEFAULT_UNITS, RunConfig, default_budget, train
 
 
 class _HelpWithAgents(argparse.Action):
@@ -36,7 +36,7 @@ class _HelpWithAgents(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        from pokerzoo.training.help import agents_help
+        from pokerzoo.runs.help import agents_help
 
         parser.print_help()
         print()

@@ -4,7 +4,7 @@ points of the budget and when it first falls under a stated level.
     python bench/bench_budgets.py                 # every agent of the README's table
     python bench/bench_budgets.py cfr+ nfsp-plt   # some of them
 
-Each run goes through ``pokerzoo.training.run.train`` exactly as ``train.py`` does (default
+Each run goes through ``pokerzoo.runs.run.train`` exactly as ``train.py`` does (default
 budget, default hyperparameters, seed 0), evaluated 200 times over its budget; the table
 the README shows is this script's output.
 """
@@ -17,7 +17,7 @@ import time
 
 from pokerzoo.agents.registry import agent_spec
 from pokerzoo.training.callbacks import read_metrics
-from pokerzoo.training.run import RunConfig, default_budget, train
+from pokerzoo.runs.run import RunConfig, default_budget, train
 
 AGENTS = ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-os", "mccfr-es", "xfp", "bufp-x", "nfsp",
           "nfsp-plt"]

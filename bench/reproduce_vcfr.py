@@ -163,7 +163,7 @@ def plot(records: list[dict[str, Any]], path: Path, game: str) -> None:
     """Geometric-mean NashConv per agent with a band over environments (min to max)."""
     import matplotlib.pyplot as plt
 
-    from pokerzoo.training.reports import draw_spread
+    from pokerzoo.runs.reports import draw_spread
 
     groups: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for agent in sorted({r["agent"] for r in records}, key=_agent_order):

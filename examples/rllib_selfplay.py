@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from pokerzoo.errors import ConfigError
 from pokerzoo.integrations.rllib import rllib_env_names
 from pokerzoo.integrations.rllib_selfplay import SelfPlayConfig, self_play
-from pokerzoo.training.cli import add_debug_flag, parse_assignments, run_cli
+from pokerzoo.runs.cli import add_debug_flag, parse_assignments, run_cli
 
 DEFAULTS = SelfPlayConfig()
 

@@ -30,6 +30,7 @@ pickle checkpoint, another program's file, a newer format, another agent's) and 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -149,17 +150,7 @@ def read_checkpoint(
     Raises:
         CheckpointError: saying what the file is and what to do, for every unreadable file.
     """
-    path = Path(path)
-    if not path.exists():
-        raise CheckpointError(f"no checkpoint at {path}")
-    if not path.is_file():
-        raise CheckpointError(f"{path} is not a file, so not a pokerzoo checkpoint")
-    with open(path, "rb") as fh:
-        first = fh.read(1)
-    if not first:
-        raise CheckpointError(f"{path} is empty: the copy is truncated; use an intact copy")
-    if first[0] == _PICKLE_PROTOCOL_BYTE:
-        raise CheckpointError(f"{path} was not loaded: {_OLD_PICKLE_ADVICE}")
+    path = _checked_file(path)
     try:
         with zipfile.ZipFile(path) as zf:
             header = _read_header(zf, path)
@@ -195,6 +186,75 @@ def read_checkpoint(
             f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
         ) from exc
     return header, state
+
+
+def read_header(path: str | os.PathLike) -> dict[str, Any]:
+    """The header of a checkpoint (``format``, ``version``, ``agent``, ``meta``), checked as
+    ``read_checkpoint`` checks it, without reading its arrays or tensors.
+
+    Raises:
+        CheckpointError: as ``read_checkpoint`` does.
+    """
+    path = _checked_file(path)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            header = _read_header(zf, path)
+        header["meta"] = _decode(header["meta"], "meta", {}, {}, path)
+    except zipfile.BadZipFile as exc:
+        raise CheckpointError(
+            f"{path} is truncated or corrupt, or not a pokerzoo checkpoint ({exc}); "
+            "use an intact copy or retrain"
+        ) from exc
+    except (OSError, EOFError, ValueError, UnicodeDecodeError, RecursionError) as exc:
+        if isinstance(exc, CheckpointError):
+            raise
+        raise CheckpointError(
+            f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
+        ) from exc
+    return header
+
+
+def _checked_file(path: str | os.PathLike) -> Path:
+    """``path`` if it is a non-empty regular file that is not an old pickle checkpoint."""
+    path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"no checkpoint at {path}")
+    if not path.is_file():
+        raise CheckpointError(f"{path} is not a file, so not a pokerzoo checkpoint")
+    with open(path, "rb") as fh:
+        first = fh.read(1)
+    if not first:
+        raise CheckpointError(f"{path} is empty: the copy is truncated; use an intact copy")
+    if first[0] == _PICKLE_PROTOCOL_BYTE:
+        raise CheckpointError(f"{path} was not loaded: {_OLD_PICKLE_ADVICE}")
+    return path
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` as the plain data a checkpoint's ``meta`` holds: JSON scalars, lists, tuples
+    and dicts; numpy scalars as numbers; objects with a ``spec()`` (priors) as their spec;
+    dataclasses as their fields.
+
+    >>> plain_data({"sizes": (2, 4), "scale": np.float64(0.5)})
+    {'sizes': (2, 4), 'scale': 0.5}
+
+    Raises:
+        CheckpointError: for anything else (arrays, tensors, functions), naming it.
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Mapping):
+        return {key: plain_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_data(item) for item in value)
+    spec = getattr(value, "spec", None)
+    if callable(spec):
+        return plain_data(spec())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return plain_data(dataclasses.asdict(value))
+    raise CheckpointError(f"{type(value).__name__} value {value!r:.80} has no plain-data form")
 
 
 def find_run_checkpoint(folder: str | os.PathLike) -> Path | None:
@@ -321,7 +381,15 @@ def _decode(
 
 
 def _read_header(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
-    names = set(zf.namelist())
+    listed = zf.namelist()
+    names = set(listed)
+    if len(names) != len(listed):
+        # zipfile reads the last of two members with one name: a second copy appended to a
+        # checkpoint would silently replace the first.
+        twice = sorted({name for name in listed if listed.count(name) > 1})
+        raise CheckpointError(
+            f"{path} is not a checkpoint pokerzoo wrote: members {twice} appear more than once"
+        )
     if any(info.compress_type != zipfile.ZIP_STORED for info in zf.infolist()):
         # Ours are never compressed; refusing others rules out decompression bombs.
         raise CheckpointError(

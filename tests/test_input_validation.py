@@ -25,8 +25,8 @@ from pokerzoo.errors import (
 from pokerzoo.games import load_game
 from pokerzoo.games.base import count_histories
 from pokerzoo.games.kuhn import KuhnPoker, KuhnState
-from pokerzoo.training.cli import run_cli
-from pokerzoo.training.run import try_build_tree
+from pokerzoo.runs.cli import run_cli
+from pokerzoo.runs.run import try_build_tree
 from pokerzoo.tree import build
 
 # ---------------------------------------------------------------------------------------------

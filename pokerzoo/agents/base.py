@@ -37,6 +37,11 @@ class Agent(ABC):
     """Base class of all agents."""
 
     name: str = "agent"
+    build: dict[str, Any] | None = None
+    """How to rebuild this agent (``agent``, ``agent_params``, ``seed``, ``game``,
+    ``game_params``, ``game_view``), recorded by ``make_agent`` and by the run that trains it;
+    ``save`` writes it into the checkpoint's header so ``pokerzoo.load_agent`` needs nothing
+    else. ``None`` for an agent built by its constructor directly."""
 
     @abstractmethod
     def iterate(self, n: int = 1) -> None:
@@ -128,7 +133,8 @@ class Agent(ABC):
             path,
             agent_name=self.name,
             state=self.state_dict(),
-            meta={"pokerzoo_version": __version__, "iteration": self.iteration},
+            meta={"pokerzoo_version": __version__, "iteration": self.iteration,
+                  **({"build": self.build} if self.build is not None else {})},
         )
 
     def load(self, path: str | os.PathLike) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pokerzoo import entry_points
 from pokerzoo.agents.base import Agent
+from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import ConfigError, Game, check_int
 
 UNITS = ("iterations", "episodes", "rounds")
@@ -224,4 +225,29 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
             raise ConfigError(
                 f"unknown parameter(s) {unknown} for agent {name!r}; valid are {valid}"
             )
-    return factory(game, seed=seed, **params)
+    agent = factory(game, seed=seed, **params)
+    agent.build = build_record(name, game, seed, params)
+    return agent
+
+
+def build_record(
+    name: str, game: Game, seed: int, params: dict[str, Any]
+) -> dict[str, Any] | None:
+    """What ``pokerzoo.load_agent`` needs to rebuild agent ``name`` (plain JSON data), or
+    ``None`` when a parameter has no plain-data form. A game given as an agent's view of a
+    hidden model (``agent_view()``/``interaction_view()``) does not reveal the environment it
+    views: ``game`` is then ``None`` and the run that built the view records it."""
+    from pokerzoo.checkpoint import plain_data
+
+    view = getattr(game, "interactive", None)  # only the views of hidden models have it
+    try:
+        return {
+            "agent": name,
+            "agent_params": plain_data(params),
+            "seed": seed,
+            "game": game.name if view is None else None,
+            "game_params": plain_data(game.params()) if view is None else None,
+            "game_view": "full" if view is None else ("interactive" if view else "agent"),
+        }
+    except CheckpointError:
+        return None

@@ -10,7 +10,7 @@ Two views, for any policy answering ``action_probabilities(state)`` (agents: the
   history) averaged over the card combinations of each of the 169 starting-hand classes, as
   one 13x13 matrix per legal action in the standard grid (``hand_class_cell``): pairs on the
   diagonal, suited hands above it, offsuit hands below, aces top-left. Drawing is in
-  ``pokerzoo.training.strategy_plots``.
+  ``pokerzoo.runs.strategy_plots``.
 
 Opponents' hole cards. A hold'em state needs every seat's cards, but a policy that plays on
 what its seat knows (its information state) cannot depend on them. Each of the 1,326

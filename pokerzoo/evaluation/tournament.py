@@ -3,7 +3,7 @@
 ``run_tournament(game, entrants)`` pairs every two entrants of a two-player game:
 
 * where a compiled tree is given (Kuhn, Leduc), pairwise values are *exact* (expected chips
-  with the two seats averaged, ``pokerzoo.training.reports.pairing_matrix``) and the CIs are 0;
+  with the two seats averaged, ``pokerzoo.runs.reports.pairing_matrix``) and the CIs are 0;
 * otherwise each pairing is a duplicate match (``head_to_head``: every deal is played with the
   seats swapped), so the cell is seat-balanced and has a 95% CI over deals.
 
@@ -44,6 +44,8 @@ from pokerzoo.evaluation.head_to_head import (
     match_result,
     play_deals,
 )
+from pokerzoo.evaluation.pairings import pairing_matrix
+from pokerzoo.evaluation.scores import ExactScores
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.parallel import Executor, deal_ranges
@@ -264,11 +266,9 @@ def _stream(root: np.random.SeedSequence, *key: int) -> np.random.Generator:
 
 
 def _exact_score(tree: GameTree, table: TabularPolicy) -> Score:
-    from pokerzoo.training.reports import exact_scores  # the scores train.py logs
-
-    s = exact_scores(tree, table)
-    return Score("exact", s["exploitability_mbb_per_game"], 0.0, nash_conv=s["nash_conv"],
-                 chips=s["exploitability"])
+    s = ExactScores.of(tree, table)  # the scores train.py logs
+    return Score("exact", s.exploitability_mbb_per_game, 0.0, nash_conv=s.nash_conv,
+                 chips=s.exploitability)
 
 
 def run_tournament(
@@ -350,8 +350,6 @@ def run_tournament(
 
 
 def _exact_pairings(tree: GameTree, entrants: Sequence[Entrant]) -> np.ndarray:
-    from pokerzoo.training.reports import pairing_matrix  # seat-averaged expected values
-
     tables = [tabularize(tree, e.policy) for e in entrants]
     chips = pairing_matrix(tree, tables)
     return np.asarray(to_milli_big_blinds(chips, tree.game.chip_unit))  # type: ignore[arg-type]

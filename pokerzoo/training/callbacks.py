@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import csv
-import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.evaluation.exact import nash_conv, to_milli_big_blinds
+from pokerzoo.evaluation.scores import ExactScores
 from pokerzoo.training.loop import Callback, Trainer
 from pokerzoo.tree.game_tree import GameTree
 
@@ -28,16 +27,13 @@ class ExploitabilityCallback(Callback):
         self.every = every
 
     def _evaluate(self, trainer: Trainer) -> None:
-        conv = nash_conv(self.tree, trainer.agent.policy())
-        exploitability = conv / self.tree.num_players
-        trainer.metrics["nash_conv"] = conv
+        scores = ExactScores.of(self.tree, trainer.agent.policy())
+        trainer.metrics["nash_conv"] = scores.nash_conv
         # The unknown-environment papers plot log10(NashConv in d*) against interactions.
-        trainer.metrics["log10_nash_conv"] = math.log10(conv) if conv > 0 else float("-inf")
-        trainer.metrics["exploitability"] = exploitability
+        trainer.metrics["log10_nash_conv"] = scores.log10_nash_conv
+        trainer.metrics["exploitability"] = scores.exploitability
         # In the game's chip unit (Game.chip_unit), exactly as evaluate.py reports it.
-        trainer.metrics["exploitability_mbb_per_game"] = to_milli_big_blinds(
-            exploitability, self.tree.game.chip_unit
-        )
+        trainer.metrics["exploitability_mbb_per_game"] = scores.exploitability_mbb_per_game
 
     def on_start(self, trainer: Trainer) -> None:
         if trainer.agent.iteration == 0:

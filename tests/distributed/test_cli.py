@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.training.cli import executor_from_flags
+from pokerzoo.runs.cli import executor_from_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_one_worker_never_imports_ray_and_the_extras_hold_it() -> None:
     code = ("import sys; sys.path.insert(0, '.'); import train, evaluate; "
-            "from pokerzoo.training.cli import executor_from_flags; "
+            "from pokerzoo.runs.cli import executor_from_flags; "
             "assert executor_from_flags(None, None) is None and executor_from_flags(1, None) "
             "is None; assert 'ray' not in sys.modules, 'ray imported'")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)

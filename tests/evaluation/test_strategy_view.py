@@ -139,7 +139,7 @@ def test_chart_of_a_pairs_only_policy(tmp_path):
     assert not chart.panel("call").any()
     assert chart.frequencies() == pytest.approx([1 - 78 / 1326, 0.0, 78 / 1326])
 
-    from pokerzoo.training.strategy_plots import draw_preflop_chart
+    from pokerzoo.runs.strategy_plots import draw_preflop_chart
 
     path = draw_preflop_chart(chart, tmp_path / "chart.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -21,7 +21,7 @@ import pytest
 from pokerzoo import load_game
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
-from pokerzoo.interactive import (
+from pokerzoo.runs.play import (
     ActionMenu,
     PlaySession,
     Score,

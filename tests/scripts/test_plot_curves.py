@@ -9,7 +9,8 @@ import matplotlib
 import pytest
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.training.reports import SavedRun, curve_styles, draw_curves, plot_curves
+from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.reports import curve_styles, draw_curves, plot_curves
 
 matplotlib.use("Agg")
 

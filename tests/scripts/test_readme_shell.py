@@ -91,7 +91,7 @@ def test_field_docs_are_read_for_every_config_field() -> None:
     import dataclasses
 
     from pokerzoo.agents.registry import registered_agents
-    from pokerzoo.training.help import field_docs
+    from pokerzoo.runs.help import field_docs
 
     for spec in registered_agents().values():
         cls = spec.config_class
@@ -104,7 +104,7 @@ def test_field_docs_are_read_for_every_config_field() -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.toml")))
 def test_shipped_configs_are_valid_run_configs(path: Path) -> None:
-    from pokerzoo.training.run import RunConfig
+    from pokerzoo.runs.run import RunConfig
 
     config = RunConfig.from_toml(path)
     assert config.agent and config.game

@@ -14,7 +14,7 @@ import pytest
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.unknown.priors import PSRLCFRPrior
-from pokerzoo.training.run import RunConfig, train, tree_free_agents
+from pokerzoo.runs.run import RunConfig, train, tree_free_agents
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,7 +67,7 @@ def test_unknown_game_runs_finish(game: str, agent: str, budget: dict, tmp_path)
 
 
 def test_a_prior_object_in_the_game_params_is_written_as_it_reads_back(tmp_path) -> None:
-    from pokerzoo.training.reports import SavedRun
+    from pokerzoo.runs.folder import SavedRun
 
     out = tmp_path / "run"
     prior = PSRLCFRPrior(concentration=2.0)

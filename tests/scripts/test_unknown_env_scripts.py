@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pokerzoo import load_game
 from pokerzoo.evaluation.unknown import nash_conv_in_true_model
-from pokerzoo.training.reports import SavedRun
+from pokerzoo.runs.folder import SavedRun
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,70 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pokerzoo.evaluation.exact import (
-    expected_values,
-    nash_conv,
-    policy_array,
-    to_milli_big_blinds,
-)
+from pokerzoo.evaluation.exact import to_milli_big_blinds
 from pokerzoo.evaluation.unknown import evaluation_tree
-from pokerzoo.games.base import ConfigError, Game
-from pokerzoo.games.registry import load_game
+from pokerzoo.games.base import ConfigError
 from pokerzoo.games.unknown.game import UnknownPokerGame
+from pokerzoo.runs.folder import SavedRun
 from pokerzoo.training.callbacks import read_metrics
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
-
-
-@dataclass
-class SavedRun:
-    """A run folder as ``train.py`` left it."""
-
-    folder: Path
-    config: dict[str, Any]
-    game: Game
-
-    @property
-    def label(self) -> str:
-        return self.folder.name
-
-    @classmethod
-    def open(cls, folder: str | Path) -> SavedRun:
-        """Read ``config.json``; clear errors for a missing or corrupt folder."""
-        folder = Path(folder)
-        if not folder.is_dir():
-            raise FileNotFoundError(f"run folder {folder} does not exist")
-        path = folder / "config.json"
-        if not path.exists():
-            raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
-        try:
-            config = json.loads(path.read_text())
-            game = load_game(config["game"], **config.get("game_params", {}))
-        except (json.JSONDecodeError, KeyError) as exc:
-            raise ConfigError(f"{path} is corrupt: {exc}") from exc
-        return cls(folder, config, game)
-
-    def tabular_policy(self) -> TabularPolicy | None:
-        path = self.folder / "policy.npz"
-        return TabularPolicy.load(path) if path.exists() else None
-
-
-def exact_scores(tree: GameTree, policy: TabularPolicy) -> dict[str, float]:
-    """Exploitability in chips and mbb/g, and NashConv."""
-    conv = nash_conv(tree, policy)
-    expl = conv / tree.num_players
-    return {
-        "nash_conv": conv,
-        "exploitability": expl,
-        "exploitability_mbb_per_game": to_milli_big_blinds(expl, tree.game.chip_unit),
-    }
 
 
 def total_scores(tree: GameTree, policy: TabularPolicy, beliefs: str = "bayes") -> dict:
@@ -99,27 +48,6 @@ def parse_forced(tree: GameTree, spec: str) -> dict[int, int]:
     else:
         raise ConfigError(f"--forced action {action_text!r} unknown; actions are {names}")
     return force_first_action(tree, action, player)
-
-
-def pairing_matrix(tree: GameTree, policies: list[TabularPolicy]) -> np.ndarray:
-    """``M[i, j]``: policy i's expected chips per game against policy j, averaged over seats.
-
-    Two-player games only.
-    """
-    if tree.num_players != 2:
-        raise ConfigError("pairings are defined for two-player games")
-    arrays = [policy_array(tree, p) for p in policies]
-    seat0 = tree.infoset_player == 0
-    n = len(arrays)
-    matrix = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            as_first = np.where(seat0[:, None], arrays[i], arrays[j])
-            as_second = np.where(seat0[:, None], arrays[j], arrays[i])
-            matrix[i, j] = 0.5 * (
-                expected_values(tree, as_first)[0] + expected_values(tree, as_second)[1]
-            )
-    return matrix
 
 
 CURVE_METRICS = {

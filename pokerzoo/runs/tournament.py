@@ -7,16 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerzoo.agents.registry import agent_spec, make_agent
-from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.opponents import make_opponent
 from pokerzoo.evaluation.tournament import Entrant, Tournament
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import Game
-from pokerzoo.games.unknown import agent_facing
-from pokerzoo.training.reports import SavedRun
-from pokerzoo.training.run import MAX_TREE_NODES, SAMPLING_UNITS
+from pokerzoo.runs.config import MAX_TREE_NODES
+from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.load import load_agent
 from pokerzoo.tree.game_tree import GameTree
 
 RESERVED_NAMES = ("tournament",)
@@ -24,23 +22,12 @@ RESERVED_NAMES = ("tournament",)
 
 
 def run_policy(run: SavedRun) -> object:
-    """What a run plays: its ``policy.npz`` (tabular agents), else its agent restored from the
-    checkpoint (its ``policy()`` plays), built as ``train.py`` built it."""
+    """What a run plays: its ``policy.npz`` (tabular agents), else its agent restored by
+    ``load_agent`` (its ``policy()`` plays), built as ``train.py`` built it."""
     table = run.tabular_policy()
     if table is not None:
         return table
-    checkpoint = find_run_checkpoint(run.folder)
-    if checkpoint is None:
-        raise FileNotFoundError(f"{run.folder} has neither policy.npz nor {CHECKPOINT_FILE}")
-    name = run.config["agent"]
-    params = run.config.get("agent_params", {})
-    # Same view of the game as in training: no hidden model d*.
-    learner = run.game if params.get("oracle") else agent_facing(
-        run.game, interactive=agent_spec(name).units in SAMPLING_UNITS
-    )
-    agent = make_agent(name, learner, seed=run.config.get("seed", 0), **params)
-    agent.load(checkpoint)
-    return agent
+    return load_agent(run.folder)
 
 
 def run_labels(runs: Sequence[SavedRun]) -> list[str]:
@@ -84,7 +71,7 @@ def builtin_entrants(names: Sequence[str], game: Game, taken: Sequence[str] = ()
 
 def tree_if_fits(game: Game) -> GameTree | None:
     """The tree evaluators score ``game`` on (d*'s for unknown games), or ``None`` where it
-    has more histories than ``pokerzoo.training.run.MAX_TREE_NODES`` (hold'em)."""
+    has more histories than ``pokerzoo.runs.run.MAX_TREE_NODES`` (hold'em)."""
     try:
         return evaluation_tree(game, max_nodes=MAX_TREE_NODES)
     except TreeTooLargeError:

@@ -469,7 +469,7 @@ def load_opponent(
         )
     params = dict(game_params or {})
     if run is not None:
-        from pokerzoo.training.reports import SavedRun
+        from pokerzoo.runs.folder import SavedRun
 
         saved = SavedRun.open(run)
         if game is not None or params:
@@ -499,16 +499,8 @@ def _run_opponent(saved: Any) -> Opponent:
     table = saved.tabular_policy()
     if table is not None:
         return PolicyOpponent(table, saved.label)
-    from pokerzoo.agents.registry import make_agent
-    from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
+    from pokerzoo.runs.load import load_agent
 
-    checkpoint = find_run_checkpoint(saved.folder)
-    if checkpoint is None:
-        raise FileNotFoundError(f"{saved.folder} has neither policy.npz nor {CHECKPOINT_FILE}")
-    agent = make_agent(
-        saved.config["agent"], saved.game, seed=saved.config.get("seed", 0),
-        **saved.config.get("agent_params", {}),
-    )
-    agent.load(checkpoint)
+    agent = load_agent(saved.folder)
     return AgentOpponent(agent, saved.label)
 

@@ -19,7 +19,8 @@ from pokerzoo.evaluation.strategy_view import (
     rows_as_dicts,
     strategy_rows,
 )
-from pokerzoo.training.reports import SavedRun
+from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.load import load_agent
 
 
 def run_policy(run: SavedRun) -> Any:
@@ -32,18 +33,7 @@ def run_policy(run: SavedRun) -> Any:
     policy = run.tabular_policy()
     if policy is not None:
         return policy
-    from pokerzoo.agents.registry import make_agent
-    from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint
-
-    checkpoint = find_run_checkpoint(run.folder)
-    if checkpoint is None:
-        raise FileNotFoundError(f"{run.folder} has neither policy.npz nor {CHECKPOINT_FILE}")
-    agent = make_agent(
-        run.config["agent"], run.game, seed=run.config.get("seed", 0),
-        **run.config.get("agent_params", {}),
-    )
-    agent.load(checkpoint)
-    return agent.policy()
+    return load_agent(run.folder).policy()
 
 
 def draw_preflop_chart(chart: PreflopChart, path: str | Path) -> Path:

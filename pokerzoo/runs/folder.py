@@ -1,0 +1,127 @@
+"""A run folder: what ``train.py`` writes and ``evaluate.py``/``play.py`` read.
+
+A run folder holds ``config.json`` (what was trained), ``metrics.csv`` and ``tensorboard/``
+(curves), ``checkpoint.pzc`` (to resume; see ``pokerzoo.checkpoint``), ``policy.npz`` (tabular
+agents' average policy) and ``summary.json`` (final numbers). Every file is read as data (JSON,
+arrays, tensors with ``weights_only``), so a run folder from anywhere cannot run code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.checkpoint import find_run_checkpoint
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game
+from pokerzoo.games.registry import load_game
+from pokerzoo.games.unknown.priors import Prior
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+@dataclass
+class SavedRun:
+    """A run folder as ``train.py`` left it."""
+
+    folder: Path
+    config: dict[str, Any]
+    game: Game
+
+    @property
+    def label(self) -> str:
+        return self.folder.name
+
+    @classmethod
+    def open(cls, folder: str | Path) -> SavedRun:
+        """Read ``config.json``; clear errors for a missing or corrupt folder."""
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise FileNotFoundError(f"run folder {folder} does not exist")
+        path = folder / "config.json"
+        if not path.exists():
+            raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
+        try:
+            config = json.loads(path.read_text())
+            game = load_game(config["game"], **config.get("game_params", {}))
+        except (json.JSONDecodeError, KeyError) as exc:
+            raise ConfigError(f"{path} is corrupt: {exc}") from exc
+        return cls(folder, config, game)
+
+    def tabular_policy(self) -> TabularPolicy | None:
+        path = self.folder / "policy.npz"
+        return TabularPolicy.load(path) if path.exists() else None
+
+
+def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:
+    """Write ``config.json`` (``config``: a ``RunConfig``); resume from the folder's checkpoint
+    when the config matches.
+
+    Raises:
+        CheckpointError: if the checkpoint cannot be loaded (damaged, an old pickle
+            checkpoint, another agent's); the run does not silently start over.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    stored = out / "config.json"
+    # Fields one level deep (not dataclasses.asdict, which would flatten a prior object into
+    # a dict make_prior cannot read back): to_json writes each value as it reads back.
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    identity = {k: v for k, v in fields.items() if k in IDENTITY}
+    if stored.exists():
+        try:
+            previous = json.loads(stored.read_text())
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"{stored} is corrupt ({exc}); remove it or pick another --out"
+            ) from exc
+        previous_identity = {k: v for k, v in previous.items() if k in IDENTITY}
+        if previous_identity != json.loads(json.dumps(identity, default=to_json)):
+            raise ConfigError(
+                f"{out} holds a different run ({previous_identity}); pick another --out or "
+                "delete the folder"
+            )
+        # A run killed while writing leaves its half-written temporary files (the files they
+        # were to replace are intact, since writes end with a rename); they are ours to remove.
+        for stale in out.glob("tmp*.tmp"):
+            stale.unlink(missing_ok=True)
+        checkpoint = find_run_checkpoint(out)
+        if checkpoint is not None:
+            agent.load(checkpoint)
+            return True
+    write_json(stored, fields)
+    return False
+
+
+IDENTITY = ("agent", "game", "game_params", "agent_params", "seed")
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` atomically; it is serialised before the file is opened, so a value
+    JSON cannot hold never leaves a half-written file."""
+    text = json.dumps(data, indent=2, default=to_json)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def to_json(value: Any) -> Any:
+    """JSON for the values a config or summary may hold beyond JSON's own: priors as the
+    spec ``make_prior`` reads, other dataclasses (nested agent configs) as their fields, numpy
+    scalars and arrays as numbers and lists, anything else as its ``repr`` (what was used,
+    readable, never code)."""
+    if isinstance(value, Prior):  # as make_prior reads it back
+        return value.spec()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
+    if callable(tolist):
+        return tolist()
+    return repr(value)
