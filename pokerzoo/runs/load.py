@@ -27,7 +27,7 @@ from typing import Any
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent
-from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint, read_header
+from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint, plain_data, read_header
 from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.registry import load_game
@@ -115,9 +115,19 @@ def _build_record(header: dict[str, Any], config: dict[str, Any] | None,
             "game": config["game"], "game_params": config.get("game_params", {}),
             "game_view": game_view_name(config["agent"], params, game),
         }
-        # The folder names the game; what the checkpoint recorded of the agent is kept.
-        build = {**from_folder, **{k: v for k, v in build.items() if v is not None}}
-        build["game"], build["game_params"] = from_folder["game"], from_folder["game_params"]
+        if build:
+            # A checkpoint moved into another run's folder must not be rebuilt as that run.
+            differ = [k for k in ("agent", "agent_params", "seed")
+                      if _as_json(from_folder[k]) != _as_json(build.get(k))]
+            if differ:
+                raise CheckpointError(
+                    f"{path} records {', '.join(f'{k}={build.get(k)!r}' for k in differ)} but "
+                    f"its run folder's config.json says "
+                    f"{', '.join(f'{k}={from_folder[k]!r}' for k in differ)}: the run folder "
+                    "and checkpoint do not belong together"
+                )
+        # The folder names the game (a record made on a view of a hidden model cannot).
+        build = {**build, **from_folder}
     missing = [k for k in _BUILD_FIELDS if build.get(k) is None and k != "agent_params"
                and not (k == "game_params" and build.get("game") is not None)]
     if missing:
@@ -137,6 +147,11 @@ def _build_record(header: dict[str, Any], config: dict[str, Any] | None,
     ):
         raise CheckpointError(f"{path}: its record's parameters are not key-value tables")
     return build
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON reads it back (tuples as lists), to compare a record with a file."""
+    return json.loads(json.dumps(plain_data(value), sort_keys=True))
 
 
 def _run_config(folder: Path) -> dict[str, Any]:
