@@ -16,10 +16,7 @@ with the env's Generator). ``as_batch_opponent`` accepts:
 * a callable ``fn({"observation": [k, D], "action_mask": [k, A]}, {"seat": [k]})`` returning
   actions ``[k]`` or weights ``[k, A]`` (called on batches, not on single hands).
 
->>> rng = np.random.default_rng(0)
->>> mask = np.array([[0, 1, 1], [1, 1, 0]], dtype=np.int8)
->>> sample_rows(mask.astype(float), mask, rng).tolist()
-[2, 0]
+Weights are sampled by ``pokerzoo.sampling.sample_rows`` in float64, one uniform per hand.
 """
 
 from __future__ import annotations
@@ -33,30 +30,10 @@ from gymnasium import spaces
 
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game
+from pokerzoo.sampling import sample_rows
 
 BatchOpponent = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """``fn(obs [k, D], mask [k, A], seat [k]) -> actions [k] or weights [k, A]``."""
-
-
-def sample_rows(weights: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One action per row drawn from ``weights`` restricted to ``mask`` (vectorised).
-
-    Raises:
-        InvalidPolicyError: a row with NaN or negative weights, or none on a legal action.
-    """
-    w = np.where(mask > 0, np.asarray(weights, dtype=np.float64), 0.0)
-    total = w.sum(axis=1)
-    bad = ~np.isfinite(total) | (total <= 0) | (w < 0).any(axis=1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InvalidPolicyError(
-            f"the opponent's weights {np.asarray(weights)[i].tolist()} give no valid weight to "
-            f"the legal actions {np.flatnonzero(mask[i]).tolist()}; they must be finite, >= 0 "
-            "and not all zero there"
-        )
-    cum = np.cumsum(w, axis=1)
-    draw = rng.random(len(w)) * total
-    return np.minimum((cum <= draw[:, None]).sum(axis=1), w.shape[1] - 1).astype(np.int64)
 
 
 def play(
@@ -74,7 +51,7 @@ def play(
     k, num_actions = mask.shape
     answer = np.asarray(opponent(obs, mask, seat))
     if answer.shape == (k, num_actions):
-        return sample_rows(answer, mask, rng)
+        return sample_rows(answer.astype(np.float64), rng, mask)
     if answer.shape != (k,) or not np.issubdtype(answer.dtype, np.integer):
         raise InvalidPolicyError(
             f"a batched opponent must answer {k} integer actions or a [{k}, {num_actions}] "
@@ -162,12 +139,7 @@ class TableLookup:
 
         tree = build(game)
         probs = policy.aligned_to(tree)
-        # One replayed state per information set, once at construction.
-        tensors = np.stack([
-            tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
-            for i in range(tree.num_infosets)
-        ])
-        keys = _row_bytes(tensors)
+        keys = _row_bytes(tree.information_state_tensors)
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
         if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
@@ -208,7 +180,7 @@ def _sb3_opponent(model: Any, rng_of: Callable[[], np.random.Generator]) -> Batc
         actions = np.asarray(actions, dtype=np.int64).reshape(len(mask))
         illegal = mask[np.arange(len(mask)), actions] == 0
         if illegal.any():  # a model trained without masks: a random legal action instead
-            actions[illegal] = sample_rows(mask[illegal], mask[illegal], rng_of())
+            actions[illegal] = sample_rows(mask[illegal], rng_of())
         return actions
 
     return answer

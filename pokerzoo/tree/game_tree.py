@@ -102,6 +102,18 @@ class GameTree:
         sizes.flags.writeable = False
         return sizes
 
+    @functools.cached_property
+    def information_state_tensors(self) -> np.ndarray:
+        """``[num_infosets, *information_state_shape]`` float32 (read-only): each information
+        set's tensor, as its player sees one state of it (``infoset_state``): the inputs a
+        network policy answers for the whole table, replayed once and kept."""
+        tensors = np.stack([
+            self.infoset_state(i).information_state_tensor(int(self.infoset_player[i]))
+            for i in range(self.num_infosets)
+        ]).astype(np.float32)
+        tensors.flags.writeable = False
+        return tensors
+
     @property
     def num_infosets(self) -> int:
         return len(self.infoset_player)

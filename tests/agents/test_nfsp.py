@@ -13,13 +13,13 @@ from pokerzoo import load_game
 from pokerzoo.agents.nfsp.agent import NFSP
 from pokerzoo.agents.nfsp.config import NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner
-from pokerzoo.agents.nfsp.selfplay import sample_rows
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.components.networks import torch_threads
 from pokerzoo.evaluation import expected_values, exploitability, tabularize
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.games.base import ConfigError
 from pokerzoo.policy import UniformRandomPolicy
+from pokerzoo.sampling import sample_rows
 from pokerzoo.tree import build
 
 KUHN = load_game("kuhn_poker")

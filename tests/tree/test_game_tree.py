@@ -108,3 +108,17 @@ def test_corrupt_policy_file_is_reported(tmp_path):
         TabularPolicy.load(path)
     with pytest.raises(FileNotFoundError):
         TabularPolicy.load(tmp_path / "missing.npz")
+
+
+def test_information_state_tensors_are_each_infosets_tensor_kept_read_only() -> None:
+    tree = build(load_game("leduc_holdem"))
+    tensors = tree.information_state_tensors
+    assert tensors.dtype == np.float32
+    assert tensors.shape == (tree.num_infosets, *tree.game.information_state_shape)
+    assert not tensors.flags.writeable
+    assert tree.information_state_tensors is tensors  # computed once
+    for i in (0, tree.num_infosets // 2, tree.num_infosets - 1):
+        state = tree.infoset_state(i)
+        np.testing.assert_array_equal(
+            tensors[i], state.information_state_tensor(int(tree.infoset_player[i]))
+        )

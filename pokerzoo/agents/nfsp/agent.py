@@ -116,7 +116,6 @@ class NFSP(Agent):
                                  self.reward_scale)
         self._tree = tree
         self._too_big = False
-        self._infoset_obs: np.ndarray | None = None
         self._iteration = 0
         self._started = False
         self._uct: Any = None
@@ -235,17 +234,13 @@ class NFSP(Agent):
             tree = self.tree
         except TreeTooLargeError:
             return self.policy()
-        if self._infoset_obs is None:
-            self._infoset_obs = np.stack([
-                tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
-                for i in range(tree.num_infosets)
-            ]).astype(np.float32)
+        obs = tree.information_state_tensors
         probs = np.zeros(tree.infoset_mask.shape, dtype=np.float64)
         mask = tree.infoset_mask.astype(np.int8)
         for p in range(self.num_players):
             rows = np.flatnonzero(tree.infoset_player == p)
             if len(rows):
-                probs[rows] = self.average_probs(p, self._infoset_obs[rows], mask[rows])
+                probs[rows] = self.average_probs(p, obs[rows], mask[rows])
         return TabularPolicy.from_tree(tree, probs)
 
     def policy(self) -> NetworkPolicy:

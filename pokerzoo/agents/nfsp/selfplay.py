@@ -17,6 +17,7 @@ import numpy as np
 
 from pokerzoo.agents.nfsp.learner import PlayerLearner, greedy_actions
 from pokerzoo.errors import CheckpointError, EnvStateError
+from pokerzoo.sampling import sample_rows
 
 BestResponseFn = Callable[[int, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """``fn(player, env_rows, obs, mask) -> actions``: an alternative best response (UCT)."""
@@ -146,7 +147,7 @@ class SelfPlay:
                 chosen = greedy_actions(learner.q_values(b_obs), b_mask)
                 explore = self.rng.random(len(chosen)) < epsilon
                 if explore.any():
-                    chosen[explore] = sample_rows(b_mask[explore].astype(np.float64), self.rng)
+                    chosen[explore] = sample_rows(b_mask[explore], self.rng)
             actions[best] = chosen
             learner.store_best_response(b_obs, b_mask, chosen)
         return actions
@@ -188,10 +189,3 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     if len(parts) == 1:
         return parts[0]
     return {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
-
-
-def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One draw per row of an ``[n, k]`` matrix of non-negative weights (rows need not sum to 1)."""
-    cum = np.cumsum(probs, axis=1)
-    u = rng.random(len(probs)) * cum[:, -1]
-    return np.minimum((cum <= u[:, None]).sum(axis=1), probs.shape[1] - 1)
