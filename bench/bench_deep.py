@@ -196,11 +196,9 @@ def run_ours(label: str, iterations: int, checkpoints: list[int], seed: int, par
     (the strategy network trained from scratch and tabularised); not clocked: the exact
     NashConv. The traversal kernel is compiled before the clock starts.
     """
-    import numpy as np
     import torch
 
     from pokerzoo import load_game
-    from pokerzoo.agents.deep import kernels
     from pokerzoo.agents.deep.deep_cfr import DEEP_CFR_PRESETS, DeepCFR
     from pokerzoo.evaluation import nash_conv
 
@@ -214,9 +212,7 @@ def run_ours(label: str, iterations: int, checkpoints: list[int], seed: int, par
     else:
         agent = DeepCFR(game, DEEP_CFR_PRESETS[preset], seed=seed, device=device, **params)
         # Compile (or load from numba's cache) on scratch copies, outside the clock.
-        work = [a.copy() for a in (*agent._work, *agent._samples)]
-        kernels.external_traversals(np.random.default_rng(0), agent._arrays, agent._sigma, 0,
-                                    1, agent._bound, *work, np.zeros(1, dtype=np.int64))
+        agent.traversal.warm_up(agent._sigma)
     config = {k: v for k, v in dataclasses.asdict(agent.config).items() if k != "device"}
     record: dict = {"agent": label, "preset": preset, "config": config, "params": params,
                     "seed": seed,

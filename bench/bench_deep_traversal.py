@@ -30,7 +30,8 @@ from common import table
 
 from pokerzoo import load_game
 from pokerzoo.agents.deep.array_traversal import external_sampling_arrays
-from pokerzoo.agents.deep.state_traversal import StateDeepCFR, external_sampling_states
+from pokerzoo.agents.deep.state_deep_cfr import StateDeepCFR
+from pokerzoo.agents.deep.state_traversal import external_sampling_states
 
 RESULTS = Path(__file__).resolve().parent / "results" / "deep"
 

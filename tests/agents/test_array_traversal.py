@@ -25,10 +25,10 @@ from pokerzoo.agents.deep.array_traversal import (  # noqa: E402
     external_sampling_arrays,
     traversal_function,
 )
-from pokerzoo.agents.deep.deep_cfr import DeepCFR  # noqa: E402
+from pokerzoo.agents.deep.deep_cfr import make_preset  # noqa: E402
+from pokerzoo.agents.deep.state_deep_cfr import StateDeepCFR  # noqa: E402
 from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP  # noqa: E402
 from pokerzoo.agents.deep.state_traversal import (  # noqa: E402
-    StateDeepCFR,
     TraversalSamples,
     external_sampling_states,
 )
@@ -232,9 +232,10 @@ def test_deep_agents_traverse_holdem_as_arrays_by_default(tmp_path, monkeypatch)
     assert traversal_function(load_game("leduc_holdem"), "auto") is external_sampling_states
     small = {"traversals": 8, "batch_size": 8, "strategy_memory": 500, "width": 16,
              "device": "cpu"}
-    cfr = DeepCFR(game, seed=0, advantage_steps=2, policy_steps=2, advantage_memory=500,
-                  **small)
+    cfr = make_preset("deep-cfr", game, seed=0, advantage_steps=2, policy_steps=2,
+                      advantage_memory=500, **small)
     assert isinstance(cfr, StateDeepCFR) and cfr.config.traversal_backend == "auto"
+    assert cfr.traversal.walk is external_sampling_arrays  # chosen once, when built
     cfr.iterate(1)
     assert cfr.nodes_touched > 3 * 8 and all(len(m) for m in cfr.advantage_memories)
     assert len(chunks) == 3  # one chunk of 8 traversals per player

@@ -8,11 +8,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pokerzoo import load_game  # noqa: E402
-from pokerzoo.agents.deep.deep_gxfp import DeepGXFP  # noqa: E402
+from pokerzoo.agents.deep.deep_gxfp import DeepGXFP, make_preset  # noqa: E402
 from pokerzoo.agents.deep.state_gxfp import StateDeepGXFP  # noqa: E402
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy  # noqa: E402
 from pokerzoo.components.networks import torch_threads  # noqa: E402
-from pokerzoo.errors import ConfigError  # noqa: E402
+from pokerzoo.errors import ConfigError, TreeTooLargeError  # noqa: E402
 from pokerzoo.evaluation import exploitability, head_to_head  # noqa: E402
 from pokerzoo.policy import UniformRandomPolicy  # noqa: E402
 from pokerzoo.tree import build  # noqa: E402
@@ -21,7 +21,8 @@ from pokerzoo.tree import build  # noqa: E402
 def test_state_deep_gxfp_lowers_kuhn_exploitability() -> None:
     game = load_game("kuhn_poker")
     tree = build(game)
-    assert type(DeepGXFP(game, device="cpu")) is DeepGXFP  # the tree fits: the tree version
+    # The tree fits: the registry's factory builds the tree version.
+    assert type(make_preset("deep-gxfp", game, device="cpu")) is DeepGXFP
     with torch_threads(1):
         agent = StateDeepGXFP(game, seed=0, device="cpu", traversals=200, utility_steps=50,
                               strategy_steps=50)
@@ -36,8 +37,10 @@ def test_state_deep_gxfp_plays_holdem_and_resumes(tmp_path) -> None:
     params = {"traversals": 3, "utility_steps": 2, "strategy_steps": 2, "batch_size": 8,
               "strategy_memory": 500, "width": 16, "device": "cpu"}
     with torch_threads(1):
-        straight = DeepGXFP(game, seed=2, **params)  # the state version: no tree fits
-        assert isinstance(straight, StateDeepGXFP) and straight.tree is None
+        straight = make_preset("deep-gxfp", game, seed=2, **params)  # no tree fits
+        assert type(straight) is StateDeepGXFP and straight.tree is None
+        with pytest.raises(TreeTooLargeError, match="StateDeepGXFP .*make_agent"):
+            DeepGXFP(game, seed=2, **params)
         straight.iterate(2)
         first = StateDeepGXFP(game, seed=2, **params)
         first.iterate(1)

@@ -9,17 +9,17 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pokerzoo import load_game  # noqa: E402
-from pokerzoo.agents.deep.deep_cfr import DeepCFR  # noqa: E402
+from pokerzoo.agents.deep.base import tree_fits  # noqa: E402
+from pokerzoo.agents.deep.deep_cfr import DeepCFR, make_preset  # noqa: E402
+from pokerzoo.agents.deep.state_deep_cfr import StateDeepCFR  # noqa: E402
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy  # noqa: E402
 from pokerzoo.agents.deep.state_traversal import (  # noqa: E402
-    StateDeepCFR,
     external_sampling_states,
     sample_rows,
-    tree_fits,
 )
 from pokerzoo.agents.deep.traversal import TraversalSpec, traverse_share  # noqa: E402
 from pokerzoo.components.networks import torch_threads  # noqa: E402
-from pokerzoo.errors import ConfigError, InvalidPolicyError  # noqa: E402
+from pokerzoo.errors import ConfigError, InvalidPolicyError, TreeTooLargeError  # noqa: E402
 from pokerzoo.evaluation import exploitability, head_to_head  # noqa: E402
 from pokerzoo.evaluation.lbr import local_best_response  # noqa: E402
 from pokerzoo.policy import UniformRandomPolicy  # noqa: E402
@@ -137,11 +137,14 @@ def test_sample_rows_and_bad_strategies() -> None:
 
 def test_deep_cfr_picks_state_traversals_for_games_without_a_tree() -> None:
     assert tree_fits(load_game("leduc_holdem")) and not tree_fits(load_game("no_limit_holdem"))
-    assert type(DeepCFR(load_game("kuhn_poker"), device="cpu")) is DeepCFR
-    agent = DeepCFR(load_game("no_limit_holdem"), seed=0, device="cpu", traversals=4,
-                    advantage_steps=2, policy_steps=2, batch_size=8, advantage_memory=500,
-                    strategy_memory=500, width=16)
-    assert isinstance(agent, StateDeepCFR) and agent.tree is None
+    assert type(make_preset("deep-cfr", load_game("kuhn_poker"), device="cpu")) is DeepCFR
+    agent = make_preset("deep-cfr", load_game("no_limit_holdem"), seed=0, device="cpu",
+                        traversals=4, advantage_steps=2, policy_steps=2, batch_size=8,
+                        advantage_memory=500, strategy_memory=500, width=16)
+    assert type(agent) is StateDeepCFR and agent.tree is None
+    # Built directly, the tree version refuses such a game, naming the version to use.
+    with pytest.raises(TreeTooLargeError, match="StateDeepCFR .*make_agent"):
+        DeepCFR(load_game("no_limit_holdem"), device="cpu")
     agent.iterate(1)
     assert all(len(m) > 0 for m in agent.advantage_memories) and len(agent.strategy_memory)
     policy = agent.policy()

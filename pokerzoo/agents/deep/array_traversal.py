@@ -26,11 +26,13 @@ which gives every row the distribution of the state version's, jointly as well.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import numba
 import numpy as np
 
 from pokerzoo.agents.deep.state_traversal import (
+    SampledTraversal,
     StrategyFn,
     TraversalRecord,
     TraversalSamples,
@@ -43,7 +45,7 @@ from pokerzoo.config import check
 from pokerzoo.envs.holdem_arrays import NBOARD, HoldemArrays
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.games.holdem.game import HoldemGame
+from pokerzoo.games.holdem.game import ARRAY_BACKEND, HoldemGame
 
 StrategyTraversal = Callable[..., TraversalSamples]
 """``external_sampling_arrays`` or ``external_sampling_states``."""
@@ -56,10 +58,10 @@ def arrays_play(game: Game) -> bool:
     >>> arrays_play(load_game("limit_holdem")), arrays_play(load_game("leduc_holdem"))
     (True, False)
     """
-    if not isinstance(game, HoldemGame):
+    if game.game_type.array_backend != ARRAY_BACKEND:
         return False
     try:
-        HoldemArrays(game, 0)
+        HoldemArrays(cast(HoldemGame, game), 0)
     except ConfigError:
         return False
     return True
@@ -90,6 +92,17 @@ def traversal_function(game: Game, backend: str) -> StrategyTraversal:
     return external_sampling_states
 
 
+def sampled_traversal(game: Game, backend: str, frontier: int = 256) -> SampledTraversal:
+    """The traversal of ``game`` that ``backend`` names (see ``traversal_function``), as the
+    object an agent holds, ``frontier`` traversals advanced together.
+
+    >>> from pokerzoo import load_game
+    >>> sampled_traversal(load_game("limit_holdem"), "auto").walk.__name__
+    'external_sampling_arrays'
+    """
+    return SampledTraversal(game, traversal_function(game, backend), frontier)
+
+
 def external_sampling_arrays(
     game: Game,
     strategy: StrategyFn,
@@ -106,7 +119,7 @@ def external_sampling_arrays(
     Raises:
         ConfigError: ``game`` is not a hold'em game the arrays play, or a bad count or seat.
     """
-    if not isinstance(game, HoldemGame) or not arrays_play(game):
+    if not arrays_play(game):
         raise ConfigError(
             f"array traversals need a limit or no-limit hold'em game, got {type(game).__name__}"
             "; use state_traversal.external_sampling_states")

@@ -30,7 +30,7 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from pokerzoo.agents.deep.deep_cfr import regret_matching
+from pokerzoo.agents.deep.base import regret_matching
 from pokerzoo.agents.deep.network import CardBettingNet
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State

@@ -18,9 +18,8 @@ kernel ``kernels.external_traversals`` draws on the tree (tested on Leduc). For 
 ``array_traversal.external_sampling_arrays`` draws the same samples from array rows, many
 times faster; the deep agents use it there unless their ``traversal_backend`` says otherwise.
 
-``StateDeepCFR`` is Deep CFR on these traversals: ``DeepCFR(game)`` builds it for a game whose
-tree does not fit; memories hold tensors instead of information-set ids, and ``policy()`` is a
-``NetworkStatePolicy`` that LBR and head-to-head matches play.
+``SampledTraversal`` is what the agents that traverse states hold (``state_deep_cfr``,
+``state_gxfp``): one of these walks, its frontier, and the count of the nodes it visited.
 
 >>> from pokerzoo import load_game
 >>> game = load_game("kuhn_poker")
@@ -38,36 +37,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
-from pokerzoo.agents.deep.deep_cfr import DeepAgent, DeepCFR, DeepCFRConfig, configured
-from pokerzoo.agents.deep.state_policy import NetworkStatePolicy, env_turn_probabilities
-from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check
-from pokerzoo.errors import ConfigError, InvalidPolicyError
+from pokerzoo.errors import InvalidPolicyError
 from pokerzoo.games.base import TERMINAL, Game, State
-from pokerzoo.parallel import Executor, check_workers
 
 StrategyFn = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
 """``strategy(seat, tensors [B, size] float32, masks [B, A] bool) -> probabilities [B, A]``:
 one batched call per seat and frontier round."""
 
-MAX_TREE_NODES = 20_000_000
-"""Trees up to this many histories are compiled (``tree.build``'s default); larger games
-traverse states."""
-
-
-def tree_fits(game: Game, max_nodes: int = MAX_TREE_NODES) -> bool:
-    """Whether ``game``'s tree has at most ``max_nodes`` histories (judged from the game's
-    estimate, in microseconds for hold'em; a game without an estimate is assumed to fit).
-
-    >>> from pokerzoo import load_game
-    >>> tree_fits(load_game("leduc_holdem")), tree_fits(load_game("no_limit_holdem"))
-    (True, False)
-    """
-    estimate = game.estimated_tree_size(max_nodes)
-    return estimate is None or estimate <= max_nodes
-
+Walk = Callable[..., "TraversalSamples"]
+"""``walk(game, strategy, player, num_traversals, rng, *, frontier) -> TraversalSamples``:
+``external_sampling_states`` or ``array_traversal.external_sampling_arrays``."""
 
 @dataclass(frozen=True)
 class TraversalSamples:
@@ -327,133 +308,32 @@ def _settle(slots: np.ndarray, values: np.ndarray, q_flat: np.ndarray, roots: np
     roots[-1 - slots[~inner]] = values[~inner]
 
 
-def _traversal(game: Game, backend: str) -> Callable[..., TraversalSamples]:
-    """The traversal function of ``backend`` for ``game`` (see ``DeepCFRConfig``)."""
-    from pokerzoo.agents.deep.array_traversal import traversal_function
-
-    return traversal_function(game, backend)
-
-
-def start_state_run(agent: DeepAgent, game: Game, seed: int, workers: int,
-                    executor: Executor | None, frontier: int) -> None:
-    """``DeepAgent._start_run`` for a deep agent traversing states or array rows: one worker
-    (the traversals run in this process), ``frontier`` traversals advanced together, the
-    config's traversal backend checked against the game, and no compiled tree."""
-    if check_workers(workers) != 1:
-        raise ConfigError(f"state traversals run in this process: workers must be 1, got "
-                          f"{workers}")
-    check(frontier >= 1, "frontier", ">= 1", frontier)
-    _traversal(game, agent.config.traversal_backend)  # refuses a backend the game lacks
-    agent._start_run(game, seed, 1, executor)
-    agent.frontier = int(frontier)
-    agent.tree = None  # no compiled tree: that is the point
-    agent.num_players, agent.num_actions = game.num_players, game.num_distinct_actions
-
-
-class StateDeepCFR(DeepCFR):
-    """Deep CFR whose traversals run on batches of game states (``external_sampling_states``),
-    for games whose tree does not fit; ``DeepCFR(game)`` returns one for such games, and it
-    may be built directly on any game (Kuhn and Leduc test it against the tree).
-    Hold'em traversals run as array rows (``array_traversal.external_sampling_arrays``) unless
-    the config's ``traversal_backend`` is ``"states"``.
-
-    The memories hold information-state tensors and legal masks with the regrets (in the
-    tensor's chip unit, ``value_scale``) or
-    strategies) and iteration; strategies during traversals come from the advantage networks
-    (regret matching, argmax when none is positive), one batched call per seat and frontier
-    round. ``policy()`` is the strategy network as a ``NetworkStatePolicy``.
+class SampledTraversal:
+    """Traversals of game states or hold'em array rows (the ``Traversal`` of the agents that
+    traverse states): ``walk`` run ``frontier`` at a time, counting the nodes it visits.
 
     Args:
-        game, config, seed, overrides: as ``DeepCFR``.
-        workers: must be 1 (state traversals run in this process).
+        game: the game walked.
+        walk: ``external_sampling_states`` (any game) or
+            ``array_traversal.external_sampling_arrays`` (hold'em; ``array_traversal.
+            sampled_traversal`` picks by the config's ``traversal_backend``).
         frontier: traversals advanced together.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        config: DeepCFRConfig | None = None,
-        seed: int = 0,
-        *,
-        workers: int = 1,
-        executor: Executor | None = None,
-        frontier: int = 256,
-        **overrides: Any,
-    ) -> None:
-        self.config = configured(config, DeepCFRConfig, overrides)
-        start_state_run(self, game, seed, workers, executor, frontier)
-        self._layout = game.information_state_layout
-        mem_rng = np.random.default_rng(self.rng.integers(2**63))
-        size, A = self._layout.size, self.num_actions
-        fields = {
-            "x": ((size,), np.float32),
-            "mask": ((A,), np.bool_),
-            "value": ((A,), np.float32),
-            "t": ((), np.float32),
-        }
-        self.advantage_memories = [
-            ReservoirBuffer(self.config.advantage_memory, fields, seed=mem_rng)
-            for _ in range(self.num_players)
-        ]
-        self.strategy_memory = ReservoirBuffer(self.config.strategy_memory, fields, seed=mem_rng)
-        self.advantage_nets = [None] * self.num_players
-        self._sigma = np.zeros((0, A))  # no table: strategies come from the networks
-        self._policy_cache = None
-        # Decision and terminal states visited so far (``nodes_touched``; not checkpointed).
-        self._nodes = np.zeros(1, dtype=np.int64)
+    def __init__(self, game: Game, walk: Walk = external_sampling_states,
+                 frontier: int = 256) -> None:
+        check(frontier >= 1, "frontier", ">= 1", frontier)
+        self.game, self.walk, self.frontier = game, walk, int(frontier)
+        self._nodes = 0
 
     @property
     def nodes_touched(self) -> int:
-        """Decision and terminal states visited by this agent's traversals (not checkpointed)."""
-        return int(self._nodes[0])
+        """Decision and terminal states (or rows) visited so far."""
+        return self._nodes
 
-    def traversal_strategy(self) -> NetworkStatePolicy:
-        """The current strategy (regret matching on the advantage networks)."""
-        return NetworkStatePolicy(self.game, self.advantage_nets, regret=True, device=self.device)
-
-    def _traverse(self, p: int, t: int) -> None:
-        samples = _traversal(self.game, self.config.traversal_backend)(
-            self.game, self.traversal_strategy().probabilities, p, self.config.traversals,
-            self.rng, frontier=self.frontier,
-        )
-        self._nodes[0] += samples.nodes
-        for memory, x, mask, value in (
-            (self.advantage_memories[p], samples.tensors, samples.masks,
-             samples.regrets * value_scale(self.game)),
-            (self.strategy_memory, samples.strategy_tensors, samples.strategy_masks,
-             samples.strategy_sigma),
-        ):
-            if len(x):
-                memory.add_batch({"x": x, "mask": mask, "value": value.astype(np.float32),
-                                  "t": np.full(len(x), t, dtype=np.float32)})
-
-    def _inputs(self, batch: Any) -> tuple[torch.Tensor, torch.Tensor]:
-        return (torch.as_tensor(batch.x, device=self.device),
-                torch.as_tensor(batch.mask, device=self.device))
-
-    def _refresh_sigma(self, p: int) -> None:
-        """Nothing to tabulate: traversals ask the networks."""
-
-    def current_policy(self) -> NetworkStatePolicy:  # type: ignore[override]
-        """Regret matching on the advantage networks (the next iteration's strategy)."""
-        return self.traversal_strategy()
-
-    def policy(self) -> NetworkStatePolicy:  # type: ignore[override]
-        """The average strategy: the strategy network trained on the strategy memory (uniform
-        before any iteration), as a state policy. Trained from a generator seeded by (seed,
-        iteration), so calling it does not change the run; cached per iteration."""
-        cache = self._policy_cache
-        if cache is not None and cache[0] == self._iteration:
-            return cache[1]  # type: ignore[return-value]
-        net = None
-        if len(self.strategy_memory):
-            rng = np.random.default_rng([self.seed, self._iteration, 1])
-            with self._threads():
-                net = self._train(self.strategy_memory, self.config.policy_steps, rng, True)
-        result = NetworkStatePolicy(self.game, [net] * self.num_players, device=self.device)
-        self._policy_cache = (self._iteration, result)  # type: ignore[assignment]
-        return result
-
-    def act_probabilities(self, observation: Any, info: Any = None) -> np.ndarray:
-        """The average strategy at an env turn (one strategy network serves every seat)."""
-        return env_turn_probabilities(self.policy(), observation)
+    def __call__(self, strategy: StrategyFn, player: int, count: int,
+                 rng: np.random.Generator) -> TraversalSamples:
+        """``count`` traversals of ``player`` under ``strategy`` (see ``StrategyFn``)."""
+        samples = self.walk(self.game, strategy, player, count, rng, frontier=self.frontier)
+        self._nodes += samples.nodes
+        return samples

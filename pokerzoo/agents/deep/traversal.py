@@ -8,6 +8,9 @@ fixed number of workers; across numbers the samples are different draws from the
 distribution. A share is a pure function of its inputs, so a share whose worker dies is simply
 run again. Deep GXFP's traversals are the same shares with ``utilities``: rows of sampled action
 utilities ``v(h, a)`` instead of regrets (``tree_utility_samples``).
+
+``TreeTraversal`` is what the tree agents hold: one player's traversals under a strategy
+table, run here (Deep CFR with one worker, reusing its work arrays) or in shares.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.agents.deep import kernels as K
+from pokerzoo.agents.deep.kernels import external_traversals, samples_bound
 from pokerzoo.parallel import Executor, run_map, split_range
 from pokerzoo.tree.kernels.arrays import TreeArrays
 
@@ -43,7 +46,7 @@ def traverse_share(spec: TraversalSpec, job: tuple[int, int]) -> Samples:
     n = len(tree.player)
     num_actions = spec.sigma.shape[1]
     width = max(num_actions, int(np.max(tree.num_children)))
-    bound = int(np.count_nonzero(np.asarray(tree.player) >= 0))
+    bound = samples_bound(tree)
     capacity = max(bound, min(count * bound, 1 << 18))
     work = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n),
             np.zeros(n, dtype=np.int64), np.zeros(width))
@@ -52,7 +55,7 @@ def traverse_share(spec: TraversalSpec, job: tuple[int, int]) -> Samples:
     while remaining > 0:
         out = (np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)),
                np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)))
-        done, n_r, n_s = K.external_traversals(
+        done, n_r, n_s = external_traversals(
             rng, tree, spec.sigma, spec.player, remaining, bound, *work, *out, None,
             spec.utilities,
         )
@@ -105,7 +108,81 @@ def tree_utility_samples(
     >>> len(iset) == 10 and bool((tree.infoset_player[iset] == 1).all())
     True
     """
-    parts = traversal_shares(executor, arrays, sigma, player, traversals, workers, rng,
-                             utilities=True)
+    return traverser_rows(traversal_shares(executor, arrays, sigma, player, traversals,
+                                           workers, rng, utilities=True))
+
+
+def traverser_rows(parts: list[Samples]) -> tuple[np.ndarray, np.ndarray]:
+    """``(iset, value)``: the traverser's rows of ``parts``, one after another."""
     return (np.concatenate([part[0] for part in parts]),
             np.concatenate([part[1] for part in parts]))
+
+
+class TreeTraversal:
+    """External-sampling traversals over a compiled tree's arrays, reading a strategy table
+    ``sigma[num_infosets, num_actions]`` (the ``Traversal`` of the tree agents).
+
+    Deep CFR's regret rows with one worker run in this process on work and sample arrays
+    kept across calls, from the agent's generator itself, and count the nodes they touch.
+    Otherwise, with ``workers`` > 1 or for Deep GXFP's ``utilities`` rows (always drawn as
+    seeded shares, even for one worker, so that their runs keep their random streams), the
+    traversals run in shares on ``executor`` (``traversal_shares``), which count no nodes.
+
+    Args:
+        arrays: the compiled tree's arrays (``tree_arrays``).
+        num_actions: the width of the strategy table's rows.
+        traversals: traversals per call the in-process sample arrays are sized for.
+        workers, executor: the shares (see ``traversal_shares``).
+        utilities: rows of action utilities ``v(h, a)`` instead of regrets.
+    """
+
+    def __init__(self, arrays: TreeArrays, num_actions: int, traversals: int, workers: int = 1,
+                 executor: Executor | None = None, utilities: bool = False) -> None:
+        self.arrays = arrays
+        self.workers, self.executor, self.utilities = workers, executor, utilities
+        self.in_process = workers == 1 and not utilities
+        self.bound = samples_bound(arrays)
+        self._work: tuple[np.ndarray, ...] = ()
+        self._samples: tuple[np.ndarray, ...] = ()
+        if self.in_process:
+            n, width = len(arrays.player), max(num_actions, int(np.max(arrays.num_children)))
+            capacity = max(self.bound, min(traversals * self.bound, 1 << 18))
+            self._work = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n),
+                          np.zeros(n, dtype=np.int64), np.zeros(width))
+            self._samples = (np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)),
+                             np.zeros(capacity, dtype=np.int64), np.zeros((capacity, num_actions)))
+        self._nodes = np.zeros(1, dtype=np.int64)
+
+    @property
+    def nodes_touched(self) -> int:
+        """Tree nodes touched by the traversals run in this process (not by shares)."""
+        return int(self._nodes[0])
+
+    def __call__(self, sigma: np.ndarray, player: int, count: int,
+                 rng: np.random.Generator) -> list[Samples]:
+        """``count`` traversals of ``player`` under ``sigma``: their samples in parts, in the
+        order drawn (copies, so the caller may keep them)."""
+        if not self.in_process:
+            return traversal_shares(self.executor, self.arrays, sigma, player, count,
+                                    self.workers, rng, self.utilities)
+        parts: list[Samples] = []
+        remaining = count
+        while remaining > 0:
+            done, n_r, n_s = external_traversals(
+                rng, self.arrays, sigma, player, remaining, self.bound,
+                *self._work, *self._samples, self._nodes,
+            )
+            remaining -= done
+            r_iset, r_value, s_iset, s_value = self._samples
+            parts.append((r_iset[:n_r].copy(), r_value[:n_r].copy(), s_iset[:n_s].copy(),
+                          s_value[:n_s].copy()))
+        return parts
+
+    def warm_up(self, sigma: np.ndarray) -> None:
+        """Compile the traversal kernel (or load it from numba's cache) with one traversal on
+        scratch copies of the work arrays, leaving this traversal as it was (benchmarks do
+        it off the clock)."""
+        if self.in_process:
+            work = [a.copy() for a in (*self._work, *self._samples)]
+            external_traversals(np.random.default_rng(0), self.arrays, sigma, 0, 1, self.bound,
+                                *work, np.zeros(1, dtype=np.int64))

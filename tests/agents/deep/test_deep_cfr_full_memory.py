@@ -21,7 +21,7 @@ def test_full_memory_fold_has_the_whole_memory_per_sample_gradient(policy: bool)
     agent.iterate(3)  # three iterations: the weights t differ between samples
     memory = agent.strategy_memory if policy else agent.advantage_memories[1]
     everything = memory.gather(np.arange(len(memory)))
-    x, mask, t, target = agent._folded_memory(memory)
+    x, mask, t, target = agent._whole_memory(memory)
     assert len(x) == len(np.unique(everything.iset)) < len(memory)  # one row per infoset
     net = agent._new_net(np.random.default_rng(2))
     iset, params = torch.as_tensor(everything.iset), list(net.parameters())
@@ -54,7 +54,7 @@ def test_batch_mode_and_lr_schedule_are_checked() -> None:
 
 
 def test_full_memory_is_refused_where_samples_are_states() -> None:
-    from pokerzoo.agents.deep.state_traversal import StateDeepCFR
+    from pokerzoo.agents.deep.state_deep_cfr import StateDeepCFR
 
     agent = StateDeepCFR(load_game("kuhn_poker"), seed=0, device="cpu", traversals=2,
                          advantage_steps=1, batch_mode="full_memory")
