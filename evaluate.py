@@ -42,7 +42,8 @@ from pokerzoo.runs.tournament import (
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter,
+                                allow_abbrev=False)
     p.add_argument("runs", nargs="+", help="run folders written by train.py")
     p.add_argument("--plot", metavar="PNG", help="draw the exploitability curves to this PNG")
     p.add_argument("--json", action="store_true", help="print machine-readable results")

@@ -26,7 +26,8 @@ from pokerzoo.runs.play import PlaySession, load_opponent
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter,
+                                allow_abbrev=False)
     p.add_argument("run", nargs="?", help="run folder written by train.py")
     p.add_argument("--policy", metavar="FILE.npz", help="a TabularPolicy file to play against")
     p.add_argument("--opponent", metavar="NAME",

@@ -46,6 +46,7 @@ class _HelpWithAgents(argparse.Action):
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter,
+                                allow_abbrev=False,
                                 add_help=False)
     p.add_argument("-h", "--help", action=_HelpWithAgents,
                    help="show this help, with every agent's hyperparameters, and exit")
@@ -120,8 +121,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is None and not (args.config and "out" in _toml_keys(args.config)):
         config = RunConfig.from_dict({**config.__dict__, "out": default_out(config)})
     summary = train(config, progress=not args.no_progress)
+    units = summary["units"]
+    if summary.get("interrupted"):
+        # Ctrl-C: one line, no traceback; the checkpoint holds what was learned.
+        print(f"stopped by Ctrl-C: {config.out}/checkpoint.pzc holds {summary['iterations_done']} "
+              f"{units}; run the same command to resume", file=sys.stderr)
+        return 130
+    held, budget = summary["held_before"], summary["budget_units"]
+    if summary["resumed"] and budget is not None and held >= budget:
+        print(f"{config.out} already holds {held} {units}, the budget asks for {budget}: "
+              "nothing to train (raise --" + ("episodes" if units != "iterations" else
+                                               "iterations") + " to go on). Its result:")
     print(f"{summary['agent']} on {summary['game']}: {summary['iterations_done']} "
-          f"{summary['units']} in {summary['seconds_this_run']:.1f} s"
+          f"{units} in {summary['seconds_this_run']:.1f} s"
           + (" (resumed)" if summary["resumed"] else ""))
     if "exploitability" in summary:
         e = summary["exploitability"]

@@ -66,8 +66,8 @@ def executor_from_flags(workers: int | None, address: str | None) -> Any:
 def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
     """Run ``main`` and turn the errors that describe bad input (``PokerzooError``s: unknown
     names, bad parameters, refused checkpoints, ...; missing files) into one readable line and
-    exit code 2. Any other exception is a bug and propagates with its traceback, as do the
-    input errors when the command line has ``--debug``."""
+    exit code 2; Ctrl-C into one line and exit code 130. Any other exception is a bug and
+    propagates with its traceback, as do these when the command line has ``--debug``."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         return main(argv)
@@ -76,3 +76,9 @@ def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
             raise
         print(f"error: {exc} (run with --debug for the traceback)", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C outside a training loop (imports, building, writing): one line, no traceback.
+        if "--debug" in args:
+            raise
+        print("stopped by Ctrl-C", file=sys.stderr)
+        return 130

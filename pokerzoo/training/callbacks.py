@@ -25,8 +25,10 @@ class ExploitabilityCallback(Callback):
     def __init__(self, tree: GameTree, every: int) -> None:
         self.tree = tree
         self.every = every
+        self._evaluated_at = -1
 
     def _evaluate(self, trainer: Trainer) -> None:
+        self._evaluated_at = trainer.agent.iteration
         scores = ExactScores.of(self.tree, trainer.agent.policy())
         trainer.metrics["nash_conv"] = scores.nash_conv
         # The unknown-environment papers plot log10(NashConv in d*) against interactions.
@@ -36,15 +38,22 @@ class ExploitabilityCallback(Callback):
         trainer.metrics["exploitability_mbb_per_game"] = scores.exploitability_mbb_per_game
 
     def on_start(self, trainer: Trainer) -> None:
-        if trainer.agent.iteration == 0:
+        if _evaluate_at_start(trainer):
             self._evaluate(trainer)
 
     def on_step(self, trainer: Trainer) -> None:
         self._evaluate(trainer)
 
     def on_end(self, trainer: Trainer) -> None:
-        if trainer.agent.iteration % max(self.every, 1) or self.every == 0:
+        if self._evaluated_at != trainer.agent.iteration and not trainer.interrupted:
             self._evaluate(trainer)
+
+
+def _evaluate_at_start(trainer: Trainer) -> bool:
+    """Evaluate before the first unit: a fresh run's first point, and with a seconds budget
+    also on resume, so the trainer knows what an evaluation costs before it has to fit the
+    last one into the budget (the logger does not write that row twice)."""
+    return trainer.agent.iteration == 0 or trainer.budget.seconds is not None
 
 
 class MetricCallback(Callback):
@@ -53,19 +62,31 @@ class MetricCallback(Callback):
     def __init__(self, fn: Callable[[Agent], dict[str, float]], every: int) -> None:
         self.fn = fn
         self.every = every
+        self._evaluated_at = -1
 
-    def on_step(self, trainer: Trainer) -> None:
+    def _evaluate(self, trainer: Trainer) -> None:
+        self._evaluated_at = trainer.agent.iteration
         trainer.metrics.update(self.fn(trainer.agent))
 
+    def on_start(self, trainer: Trainer) -> None:
+        if _evaluate_at_start(trainer):
+            self._evaluate(trainer)
+
+    def on_step(self, trainer: Trainer) -> None:
+        self._evaluate(trainer)
+
     def on_end(self, trainer: Trainer) -> None:
-        if self.every == 0 or trainer.agent.iteration % self.every:
-            trainer.metrics.update(self.fn(trainer.agent))
+        if self._evaluated_at != trainer.agent.iteration and not trainer.interrupted:
+            self._evaluate(trainer)
 
 
 class MetricsLogger(Callback):
     """Appends ``trainer.metrics`` to ``metrics.csv`` and TensorBoard each time they change.
 
-    Must come after the callbacks that compute metrics. A resumed run appends to the CSV.
+    Must come after the callbacks that compute metrics. A resumed run appends to the CSV: rows
+    at iterations the file already holds are not written again (a run resumed from an earlier
+    checkpoint re-lives them), and ``seconds`` goes on from the last row's (training seconds
+    over every invocation, evaluations included).
     """
 
     def __init__(self, folder: str | os.PathLike, every: int, tensorboard: bool = True) -> None:
@@ -75,14 +96,21 @@ class MetricsLogger(Callback):
         self.tensorboard = tensorboard
         self._writer: Any = None
         self._last_logged = -1
+        self._seconds_before = 0.0
         self._columns: list[str] | None = None
 
     def on_start(self, trainer: Trainer) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.path.exists():
             with open(self.path, newline="") as fh:
-                header = next(csv.reader(fh), None)
-            self._columns = header
+                rows = list(csv.reader(fh))
+            self._columns = rows[0] if rows else None
+            last = dict(zip(self._columns or [], rows[-1])) if len(rows) > 1 else {}
+            try:
+                self._last_logged = int(float(last.get("iteration", -1)))
+                self._seconds_before = float(last.get("seconds", 0.0))
+            except ValueError:  # a damaged last row: log on, counting seconds afresh
+                self._last_logged, self._seconds_before = -1, 0.0
         if self.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
 
@@ -90,10 +118,11 @@ class MetricsLogger(Callback):
         self._log(trainer)
 
     def _log(self, trainer: Trainer) -> None:
-        if not trainer.metrics or trainer.agent.iteration == self._last_logged:
+        if not trainer.metrics or trainer.agent.iteration <= self._last_logged:
             return
         self._last_logged = trainer.agent.iteration
-        row = {"iteration": trainer.agent.iteration, "seconds": round(trainer.elapsed, 4)}
+        row = {"iteration": trainer.agent.iteration,
+               "seconds": round(self._seconds_before + trainer.elapsed, 4)}
         row.update(trainer.metrics)
         if self._columns is None:
             self._columns = list(row)

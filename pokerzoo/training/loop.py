@@ -7,9 +7,12 @@ checkpoint between chunks.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tqdm.auto import tqdm
 
@@ -75,6 +78,9 @@ class Trainer:
             callbacks (evaluations) may take: when they take more, every callback period is
             doubled (still round numbers). ``None`` keeps the periods as given (a run with an
             explicit evaluation period).
+        started: the ``clock`` reading the seconds budget counts from (``train`` passes the
+            moment it started, so building the game and agent counts too); default: when
+            ``run`` starts.
     """
 
     def __init__(
@@ -87,6 +93,7 @@ class Trainer:
         clock: Callable[[], float] = time.perf_counter,
         chunk_seconds: float = 0.5,
         callback_share: float | None = None,
+        started: float | None = None,
     ) -> None:
         if chunk_seconds <= 0:
             raise ConfigError(f"chunk_seconds must be > 0, got {chunk_seconds}")
@@ -101,6 +108,7 @@ class Trainer:
         self.callback_share = callback_share
         self.callback_total = 0.0
         """Seconds spent in ``on_step`` rounds so far."""
+        self.started = started
         self.start_time = 0.0
         self.elapsed = 0.0
         self.metrics: dict[str, float] = {}
@@ -109,10 +117,20 @@ class Trainer:
         """Measured duration of one unit in the latest ``iterate`` call (None before one)."""
         self.callback_seconds = 0.0
         """Measured duration of the latest ``on_step`` round of callbacks; the loop expects
-        each further round, and ``on_end``, to take as long. (``on_start`` is not counted: it
-        pays one-off costs such as compiling the evaluator.)"""
+        each further round, and ``on_end``, to take as long. Until one has run, the duration
+        of ``on_start`` stands in (an evaluation at iteration 0, plus one-off costs such as
+        compiling the evaluator): without it a run whose first evaluation comes at its end
+        would not know what that evaluation costs and overrun its seconds."""
+        self.start_callback_seconds = 0.0
+        """Measured duration of ``on_start``."""
         self.steps: list[int] = []
         """Units asked of each ``iterate`` call, in order (what the sizing decided)."""
+        self.interrupted = False
+        """Whether the run was stopped by Ctrl-C: the first Ctrl-C (SIGINT) ends the run at
+        the end of the current ``iterate`` call, so the agent is whole; callbacks then skip
+        their final evaluation and only save what was learned. A second Ctrl-C raises
+        ``KeyboardInterrupt`` at once, and no callback's ``on_end`` runs (the last periodic
+        checkpoint stays as it was: an agent stopped inside ``iterate`` may be half-updated)."""
 
     def _units_left(self) -> int | None:
         if self.budget.units is None:
@@ -142,7 +160,8 @@ class Trainer:
             return step
         if self.seconds_per_unit is None:
             return 1  # a probe: the first call measures the rate
-        remaining = self.budget.seconds - self.elapsed - self.callback_seconds
+        expected_round = self.callback_seconds or self.start_callback_seconds
+        remaining = self.budget.seconds - self.elapsed - expected_round
         if remaining <= 0:
             return 0
         rate = max(self.seconds_per_unit, 1e-12)
@@ -151,7 +170,7 @@ class Trainer:
             # again before trusting its rate to end the run early.
             return 1 if len(self.steps) == 1 else 0
         step = min(step, max(1, int(min(remaining, self.chunk_seconds) / rate)))
-        if step in to_boundary and step * rate + self.callback_seconds > remaining:
+        if step in to_boundary and step * rate + expected_round > remaining:
             # Reaching the boundary would run its callbacks past the deadline: stop short.
             step -= 1
         return step
@@ -166,8 +185,9 @@ class Trainer:
                     c.every *= 2
 
     def run(self) -> Agent:
-        """Spend the budget; returns the agent. Callbacks' ``on_end`` runs even on Ctrl-C."""
-        self.start_time = self.clock()
+        """Spend the budget; returns the agent. Callbacks' ``on_end`` runs even on Ctrl-C (then
+        with ``interrupted`` set), and the ``KeyboardInterrupt`` propagates."""
+        self.start_time = self.clock() if self.started is None else self.started
         total = self.budget.units
         bar = tqdm(
             total=total if total is not None else None,
@@ -176,12 +196,15 @@ class Trainer:
             unit="it",
             dynamic_ncols=True,
         )
-        for c in self.callbacks:
-            c.on_start(self)
-        self.elapsed = self.clock() - self.start_time
+        restore = self._catch_sigint()
         try:
+            before_start = self.clock()
+            for c in self.callbacks:
+                c.on_start(self)
+            self.start_callback_seconds = self.clock() - before_start
+            self.elapsed = self.clock() - self.start_time
             while True:
-                step = self.next_step()
+                step = 0 if self.interrupted else self.next_step()
                 if step == 0:
                     break
                 self.steps.append(step)
@@ -208,11 +231,29 @@ class Trainer:
                     self._stretch_periods()
                 if self.metrics:
                     bar.set_postfix({k: f"{v:.4g}" for k, v in self.metrics.items()}, refresh=False)
-        finally:
             bar.close()
             self.elapsed = self.clock() - self.start_time
             for c in self.callbacks:
                 c.on_end(self)
             # The run's time includes the final evaluation and checkpoint the budget covers.
             self.elapsed = self.clock() - self.start_time
+        finally:
+            bar.close()
+            restore()
         return self.agent
+
+    def _catch_sigint(self) -> Callable[[], None]:
+        """Make the first Ctrl-C a request to stop between ``iterate`` calls; returns the
+        function that puts the previous handler back. Outside the main thread (where Python
+        allows no handler) nothing changes."""
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+        previous = signal.getsignal(signal.SIGINT)
+
+        def request_stop(signum: int, frame: Any) -> None:
+            if self.interrupted:
+                raise KeyboardInterrupt  # a second Ctrl-C: stop now
+            self.interrupted = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        return lambda: signal.signal(signal.SIGINT, previous)

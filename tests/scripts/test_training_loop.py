@@ -161,3 +161,31 @@ def test_chunk_seconds_must_be_positive() -> None:
 
     with pytest.raises(ConfigError, match="chunk_seconds"):
         trainer(unit_seconds=0.1, seconds=1.0, chunk_seconds=0.0)
+
+
+def test_a_final_evaluation_never_measured_before_still_fits() -> None:
+    # A run whose only evaluations are its first (on_start) and its last (on_end): the loop
+    # learns the cost from the first and keeps room for the last (issue 26: --seconds 60 ran
+    # 104 s when the final evaluation was not counted).
+    class Evaluation(TimedCallback):
+        def on_start(self, trainer: Trainer) -> None:
+            self.clock.now += self.seconds
+
+    t, clock, (evaluation,) = trainer(
+        unit_seconds=0.001, seconds=10.0, chunk=1000,
+        callbacks=[lambda c: Evaluation(c, every=10**9, seconds=2.0)],
+    )
+    t.run()
+    assert evaluation.steps == []
+    assert evaluation.ended_at is not None and 9.0 <= evaluation.ended_at <= 10.0 + 1e-9
+    assert t.elapsed == evaluation.ended_at
+
+
+def test_the_budget_counts_from_when_the_run_started() -> None:
+    # train() passes the moment it started, so building the agent is inside the budget.
+    clock = FakeClock()
+    agent = TimedAgent(clock, 0.001)
+    clock.now = 4.0  # four seconds went into building the game and the agent
+    t = Trainer(agent, Budget(seconds=10.0), [], progress=False, clock=clock, started=0.0)
+    t.run()
+    assert 9.99 <= clock.now <= 10.0 and t.elapsed == clock.now
