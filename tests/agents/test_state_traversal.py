@@ -13,16 +13,14 @@ from pokerzoo.agents.deep.base import tree_fits  # noqa: E402
 from pokerzoo.agents.deep.deep_cfr import DeepCFR, make_preset  # noqa: E402
 from pokerzoo.agents.deep.state_deep_cfr import StateDeepCFR  # noqa: E402
 from pokerzoo.agents.deep.state_policy import NetworkStatePolicy  # noqa: E402
-from pokerzoo.agents.deep.state_traversal import (  # noqa: E402
-    external_sampling_states,
-    sample_rows,
-)
+from pokerzoo.agents.deep.state_traversal import external_sampling_states  # noqa: E402
 from pokerzoo.agents.deep.traversal import TraversalSpec, traverse_share  # noqa: E402
 from pokerzoo.components.networks import torch_threads  # noqa: E402
 from pokerzoo.errors import ConfigError, InvalidPolicyError, TreeTooLargeError  # noqa: E402
 from pokerzoo.evaluation import exploitability, head_to_head  # noqa: E402
 from pokerzoo.evaluation.lbr import local_best_response  # noqa: E402
 from pokerzoo.policy import UniformRandomPolicy  # noqa: E402
+from pokerzoo.sampling import sample_rows  # noqa: E402
 from pokerzoo.tree import build  # noqa: E402
 from pokerzoo.tree.kernels.arrays import tree_arrays  # noqa: E402
 

@@ -39,13 +39,13 @@ from pokerzoo.agents.deep.state_traversal import (
     checked_strategy,
     external_sampling_states,
     in_chunks,
-    sample_rows,
 )
 from pokerzoo.config import check
 from pokerzoo.envs.holdem_arrays import NBOARD, HoldemArrays
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.game import ARRAY_BACKEND, HoldemGame
+from pokerzoo.sampling import sample_rows
 
 StrategyTraversal = Callable[..., TraversalSamples]
 """``external_sampling_arrays`` or ``external_sampling_states``."""

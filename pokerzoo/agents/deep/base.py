@@ -125,15 +125,6 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
-def infoset_tensors(tree: Any) -> np.ndarray:
-    """``[num_infosets, size]`` float32: each information set's tensor, from its player's
-    view of a state in it (the networks' inputs, computed once)."""
-    return np.stack([
-        tree.infoset_state(i).information_state_tensor(int(tree.infoset_player[i]))
-        for i in range(tree.num_infosets)
-    ]).astype(np.float32)
-
-
 def regret_matching(advantages: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Rows proportional to the positive advantages over legal actions; the argmax legal
     action (first on ties) where no advantage is positive."""

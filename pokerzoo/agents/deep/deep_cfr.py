@@ -39,7 +39,6 @@ import torch
 from pokerzoo.agents.deep.base import (
     RUN_ONLY,
     configured,
-    infoset_tensors,
     regret_matching,
     tree_fits,
 )
@@ -101,7 +100,8 @@ class DeepCFR(DeepCFRBase):
         self.config = configured(config, DeepCFRConfig, overrides)
         self._start_run(game, seed, workers, executor)
         tree = self._start_tree("StateDeepCFR (pokerzoo.agents.deep.state_deep_cfr)")
-        self._tensors = torch.as_tensor(infoset_tensors(tree), device=self.device)
+        # The networks' inputs: every information set's tensor (a copy: torch writes).
+        self._tensors = torch.tensor(tree.information_state_tensors, device=self.device)
         self._masks = torch.as_tensor(np.array(tree.infoset_mask), device=self.device)
         self._start_learning({
             "iset": ((), np.int64),

@@ -82,7 +82,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.agents.deep.base import configured, infoset_tensors, tree_fits
+from pokerzoo.agents.deep.base import configured, tree_fits
 from pokerzoo.agents.deep.deep_gxfp_base import (
     DEEP_GXFP_PRESETS,
     EARLIER_DEEP_GXFP,
@@ -143,7 +143,7 @@ class DeepGXFP(DeepGXFPBase):
         self.config = configured(config, DeepGXFPConfig, overrides)
         self._start_run(game, seed, workers, executor)
         tree = self._start_tree("StateDeepGXFP (pokerzoo.agents.deep.state_gxfp)")
-        self._x = infoset_tensors(tree)
+        self._x = tree.information_state_tensors
         self._mask = np.array(tree.infoset_mask, dtype=bool)
         self._sigma = self._mask / self._mask.sum(axis=1, keepdims=True)
         self.traversal = TreeTraversal(self._arrays, self.num_actions, self.config.traversals,

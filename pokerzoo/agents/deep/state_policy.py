@@ -107,8 +107,7 @@ class NetworkStatePolicy:
         for p in range(self.game.num_players):
             rows = np.flatnonzero(tree.infoset_player == p)
             if len(rows):
-                x = np.stack([tree.infoset_state(int(i)).information_state_tensor(p)
-                              for i in rows])
+                x = tree.information_state_tensors[rows]
                 probs[rows] = self.probabilities(p, x, tree.infoset_mask[rows])
         return TabularPolicy.from_tree(tree, probs)
 

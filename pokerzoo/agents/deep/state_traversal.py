@@ -41,6 +41,7 @@ import numpy as np
 from pokerzoo.config import check
 from pokerzoo.errors import InvalidPolicyError
 from pokerzoo.games.base import TERMINAL, Game, State
+from pokerzoo.sampling import sample_rows
 
 StrategyFn = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
 """``strategy(seat, tensors [B, size] float32, masks [B, A] bool) -> probabilities [B, A]``:
@@ -103,13 +104,6 @@ def value_scale(game: Game) -> float:
     (0.0001, 1.0)
     """
     return float(getattr(game, "tensor_amount_scale", 1.0))
-
-
-def sample_rows(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One action per row of ``probs`` (rows need not be normalised; one uniform per row)."""
-    cum = np.cumsum(probs, axis=1)
-    u = rng.random(len(probs)) * cum[:, -1]
-    return np.argmax(cum > u[:, None], axis=1)
 
 
 def checked_strategy(sigma: np.ndarray, masks: np.ndarray, seat: int) -> np.ndarray:
