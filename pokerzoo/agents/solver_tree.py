@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import logging
 import warnings
+from typing import cast
 
 from pokerzoo.errors import ConfigError, HiddenModelError
 from pokerzoo.games.base import Game
-from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
+from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
 from pokerzoo.tree.game_tree import GameTree, build
 
 logger = logging.getLogger("pokerzoo.agents")
@@ -36,14 +37,15 @@ def solver_tree(game: Game, oracle: bool, who: str) -> GameTree:
         ConfigError: for ``oracle=True`` on a game without a hidden model.
         HiddenModelError: for ``oracle=True`` on an agent's view (it has no d*).
     """
-    if not isinstance(game, UnknownGameBase):
+    kind = game.game_type
+    if not kind.hidden_model:
         if oracle:
             raise ConfigError(
                 f"oracle=True is for unknown-environment games; {game!r} has no hidden model"
             )
         return build(game)
     if oracle:
-        if not isinstance(game, UnknownPokerGame):
+        if not kind.is_environment:
             raise HiddenModelError(
                 f"{who} was asked to solve d* (oracle=True) but got {game!r}, which holds no "
                 "d*; pass the game load_game returns"
@@ -54,9 +56,9 @@ def solver_tree(game: Game, oracle: bool, who: str) -> GameTree:
             UserWarning,
             stacklevel=4,
         )
-        tree = build(game, model=game.true_model)
+        tree = build(game, model=cast(UnknownPokerGame, game).true_model)
     else:
-        tree = build(game.agent_view() if isinstance(game, UnknownPokerGame) else game)
+        tree = build(cast(UnknownPokerGame, game).agent_view() if kind.is_environment else game)
     logger.info("%s on %s solves %s", who, game.name, describe_model(tree, game))
     return tree
 
@@ -65,10 +67,10 @@ def describe_model(tree: GameTree, game: Game) -> str | None:
     """Which model ``tree`` compiles for a solver of ``game``: ``"the prior mean"``,
     ``"the posterior mean"``, ``ORACLE``, ...; ``None`` for games without hidden models."""
     compiled = tree.game
-    if isinstance(compiled, AgentGameView):
-        return f"the {compiled.model_source}"
-    if isinstance(compiled, UnknownPokerGame):
-        if isinstance(game, UnknownPokerGame) and compiled == game:
+    if compiled.game_type.agent_view:
+        return f"the {cast(AgentGameView, compiled).model_source}"
+    if compiled.game_type.is_environment:
+        if game.game_type.is_environment and compiled == game:
             return ORACLE
         return "a given model"
     return None

@@ -43,7 +43,6 @@ import numpy as np
 from pokerzoo.config import field_docs
 from pokerzoo.envs import registry, versions
 from pokerzoo.envs.poker_env import PokerEnv
-from pokerzoo.envs.unknown_env import UnknownPokerEnv
 from pokerzoo.games.registry import load_game
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "envs"
@@ -189,7 +188,7 @@ def _rewards(raw: Any, native: bool) -> list[str]:
         return ["Paid when the hand ends (0 at every other step), as the env's docstring "
                 "describes."]
     unit = raw.game.chip_unit
-    if isinstance(raw, UnknownPokerEnv):
+    if raw.game.game_type.hidden_model:
         return [
             "Rewards are paid when the hand ends (0 at every other step), drawn from the hidden "
             "reward model d* of the hand's terminal history (its mean is the game's payoff "

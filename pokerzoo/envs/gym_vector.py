@@ -50,9 +50,9 @@ from gymnasium.vector.utils import batch_space
 from pettingzoo import AECEnv
 
 from pokerzoo.envs import batch_opponents
+from pokerzoo.envs.spaces import flat_space
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.errors import ConfigError, EnvStateError
-from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
 
 ObsType = Literal["box", "dict", "flat"]
 
@@ -114,7 +114,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         elif env_kwargs:
             raise ConfigError(f"env_kwargs {sorted(env_kwargs)} need a named env, not an instance")
         aec = env.unwrapped
-        if isinstance(aec.game, AgentGameView | UnknownPokerGame):
+        if aec.game.game_type.hidden_model:
             # The AEC env samples d* through its own hooks; VectorPokerEnv on its game would
             # deal from a belief, and held-back hands (a filler move, undone) could be paid.
             raise ConfigError(
@@ -161,8 +161,6 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
         elif obs_type == "dict":
             self.single_observation_space = inner
         else:
-            from pokerzoo.wrappers.aec import flat_space
-
             self.single_observation_space = flat_space(tensor, mask)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

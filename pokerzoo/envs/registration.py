@@ -9,7 +9,9 @@
   ``gymnasium.make("pokerzoo/LeducHoldem-v0", opponent=..., seat=...)``, also reachable as
   ``"pokerzoo:pokerzoo/LeducHoldem-v0"``.
 
-Entry points are strings, so registering imports neither the env modules nor the games.
+Entry points are strings, so registering imports no env module (the table's rows for games
+come from the game registry, which imports the games' modules, not their envs). A game
+registered later (a plugin imported after pokerzoo) joins both registries as it registers.
 ``GYM_IDS`` and ``AEC_IDS`` are live read-only views of the table (rows added by
 ``register_env`` appear in them).
 """
@@ -17,6 +19,7 @@ Entry points are strings, so registering imports neither the env modules nor the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import gymnasium
 
@@ -91,14 +94,14 @@ def _register(spec: EnvSpec) -> None:
             kwargs={"env": spec.name},
         )
     if spec.aec_id is not None:
-        _register_aec(spec.aec_id, spec.entry_point)
+        _register_aec(spec.aec_id, spec.entry_point, dict(spec.kwargs))
 
 
-def _register_aec(pz_id: str, entry_point: str) -> None:
+def _register_aec(pz_id: str, entry_point: str, kwargs: dict[str, Any]) -> None:
     try:
         from pettingzoo import aec_registry
         from pettingzoo import register as pz_register
     except ImportError:  # PettingZoo before 1.27 has no registry to join
         return
     if pz_id not in aec_registry:
-        pz_register("aec", pz_id, entry_point)
+        pz_register("aec", pz_id, entry_point, kwargs=kwargs)

@@ -6,8 +6,19 @@ a single-agent version) its Gymnasium id. ``make``, ``registered_envs`` and
 ``pokerzoo.envs.registration`` all read it. Modules are named by strings, so listing envs or
 rejecting an unknown name imports none of them.
 
+Every registered game (``pokerzoo.games.registry``, plugins included) has a row, derived from
+its name and what its class declares (``game_type.env_version``, ``single_agent_env``) by
+``game_env_spec``: ``<name>_v<N>``, ``pokerzoo/<name>-v<N>`` and ``pokerzoo/<CamelName>-v<N>``.
+The row's module is ``pokerzoo.envs.<name>_v<N>`` where pokerzoo has one (an env page with its
+own docstring), else ``pokerzoo.envs.game_env``, called with ``game=<name>``. Games registered
+after this module was imported join the table (and PettingZoo's and Gymnasium's registries)
+as they register. The rows written below are the envs that are not a game's own: drop-ins for
+other libraries' envs.
+
 >>> env_spec("leduc_holdem_v0").gym_id
 'pokerzoo/LeducHoldem-v0'
+>>> game_env_spec(games.game_class("kuhn_poker")).aec_id
+'pokerzoo/kuhn_poker-v0'
 >>> env = make("kuhn_poker_v0")
 >>> env.reset(seed=0)
 >>> env.agent_selection
@@ -17,12 +28,17 @@ rejecting an unknown name imports none of them.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
+import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 from pokerzoo import entry_points
 from pokerzoo.errors import ConfigError
+from pokerzoo.games import registry as games
+from pokerzoo.games.base import Game
 
 
 @dataclass(frozen=True)
@@ -39,6 +55,9 @@ class EnvSpec:
     """PettingZoo id: ``pettingzoo.make("aec", aec_id)``."""
     gym_id: str | None = None
     """Gymnasium id of the single-agent version (``SingleAgentEnv``), if it has one."""
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    """Keywords the entry points are always called with (``(("game", name),)`` for the rows
+    that build their env through ``pokerzoo.envs.game_env``)."""
 
     @property
     def entry_point(self) -> str:
@@ -51,18 +70,7 @@ class EnvSpec:
         return f"{self.module}:raw_env"
 
 
-def _row(game: str, aec_id: str, gym_id: str | None = None) -> EnvSpec:
-    name = f"{game}_v0"
-    return EnvSpec(name, f"pokerzoo.envs.{name}", game, aec_id, gym_id)
-
-
 _TABLE = (
-    _row("kuhn_poker", "pokerzoo/kuhn_poker-v0", "pokerzoo/KuhnPoker-v0"),
-    _row("leduc_holdem", "pokerzoo/leduc_holdem-v0", "pokerzoo/LeducHoldem-v0"),
-    _row("limit_holdem", "pokerzoo/limit_holdem-v0", "pokerzoo/LimitHoldem-v0"),
-    _row("no_limit_holdem", "pokerzoo/no_limit_holdem-v0", "pokerzoo/NoLimitHoldem-v0"),
-    _row("unknown_kuhn_poker", "pokerzoo/unknown_kuhn_poker-v0"),
-    _row("unknown_leduc_holdem", "pokerzoo/unknown_leduc_holdem-v0"),
     # Drop-ins for PettingZoo's classic leduc_holdem_v4, texas_holdem_v4 and
     # texas_holdem_no_limit_v6 (RLCard's games).
     EnvSpec(
@@ -81,7 +89,60 @@ _TABLE = (
 )
 
 ENVS: dict[str, EnvSpec] = {spec.name: spec for spec in _TABLE}
-"""Env name -> ``EnvSpec``; ``register_env`` adds rows for envs defined outside pokerzoo."""
+"""Env name -> ``EnvSpec``: the rows above, one derived row per registered game, and the rows
+``register_env`` adds for envs defined outside pokerzoo."""
+
+GAME_ENV_MODULE = "pokerzoo.envs.game_env"
+"""What derived rows build their env with (``env(game=name, **kw)``)."""
+
+
+def camel_name(name: str) -> str:
+    """``"no_limit_holdem"`` -> ``"NoLimitHoldem"``: the name part of Gymnasium ids."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def game_env_spec(game: Game | type[Game]) -> EnvSpec:
+    """The row derived from a game (or game class): env ``<name>_v<N>``, PettingZoo id
+    ``pokerzoo/<name>-v<N>`` and, where it declares a single-agent version, Gymnasium id
+    ``pokerzoo/<CamelName>-v<N>`` (``N`` is its ``game_type.env_version``); built by the env
+    module ``pokerzoo.envs.<name>_v<N>`` if pokerzoo has one (found without importing it),
+    else by ``pokerzoo.envs.game_env`` with ``game=<name>``."""
+    name, kind = game.name, game.game_type
+    version = kind.env_version
+    env_name = f"{name}_v{version}"
+    gym_id = f"pokerzoo/{camel_name(name)}-v{version}" if kind.single_agent_env else None
+    aec_id = f"pokerzoo/{name}-v{version}"
+    own = f"{__package__}.{env_name}"
+    if importlib.util.find_spec(own) is not None:
+        return EnvSpec(env_name, own, name, aec_id, gym_id)
+    return EnvSpec(env_name, GAME_ENV_MODULE, name, aec_id, gym_id, (("game", name),))
+
+
+def _add_game(cls: type[Game]) -> None:
+    """Give a registered game its derived row, unless a row of that name exists."""
+    spec = game_env_spec(cls)
+    if spec.name in ENVS:
+        return
+    clashes = sorted(other.name for other in ENVS.values() if _shared_id(other, spec))
+    if clashes:
+        warnings.warn(
+            f"the game {cls.name!r} gets no env: its ids {spec.aec_id!r}, {spec.gym_id!r} are "
+            f"those of {clashes}; declare another game_type.env_version or rename the game",
+            games.GamePluginWarning, stacklevel=2,
+        )
+        return
+    ENVS[spec.name] = spec
+    # Once registration has run, a late game joins PettingZoo's and Gymnasium's registries
+    # now; before, register_all reads the row from the table.
+    registration = sys.modules.get("pokerzoo.envs.registration")
+    if registration is not None:
+        registration.register_spec(spec)
+
+
+def _add_games() -> None:
+    for cls in games.game_classes().values():
+        _add_game(cls)
+    games.on_register(_add_game)
 
 
 def register_env(
@@ -179,4 +240,8 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> Any:
             (listing the game's parameters and the env options).
     """
     spec = env_spec(name)
-    return entry_points.load(spec.raw_entry_point if raw else spec.entry_point)(**kwargs)
+    build = entry_points.load(spec.raw_entry_point if raw else spec.entry_point)
+    return build(**dict(spec.kwargs), **kwargs)
+
+
+_add_games()

@@ -36,7 +36,7 @@ hidden after the hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from gymnasium.utils import EzPickle
@@ -44,8 +44,10 @@ from gymnasium.utils import EzPickle
 from pokerzoo.envs.poker_env import ENV_OPTIONS, IllegalActionMode, PokerEnv, make_env
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame, UnknownState
-from pokerzoo.games.unknown.sampler import InteractionCounter
+
+if TYPE_CHECKING:
+    from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame, UnknownState
+    from pokerzoo.games.unknown.sampler import InteractionCounter
 
 
 class UnknownPokerEnv(PokerEnv):
@@ -74,21 +76,22 @@ class UnknownPokerEnv(PokerEnv):
     ) -> None:
         super().__init__(game, render_mode, illegal_action, illegal_reward)
         EzPickle.__init__(self, game, render_mode, illegal_action, illegal_reward, episode_info)
-        source = self.game
+        source: Any = self.game
+        kind = source.game_type
         # Private: agents get the plain view; evaluators use pokerzoo.evaluation.unknown.
         self._environment: UnknownPokerGame | None
         self._interaction: AgentGameView
-        if isinstance(source, UnknownPokerGame):
+        if kind.is_environment:
             self._environment = source
             self._interaction = source.interaction_view()
-        elif isinstance(source, AgentGameView) and source.interactive:
+        elif kind.agent_view and source.interactive:
             self._environment = None  # an agent's env: it samples d* but cannot read it
             self._interaction = source
         else:
             what = (
                 "a plain agent's view, which cannot deal (it can neither read nor sample d*); "
                 "pass the game load_game returns or its interaction_view()"
-                if isinstance(source, AgentGameView)
+                if kind.agent_view
                 else "not an unknown-environment game"
             )
             raise ConfigError(f"{source!r} is {what}")
@@ -106,9 +109,9 @@ class UnknownPokerEnv(PokerEnv):
         return self._interaction.sampler.sample_chance_outcome(state, self.np_random)
 
     def _terminal_returns(self, state: State) -> list[float]:
-        assert isinstance(state, UnknownState)
         paid = self._interaction.sampler.sample_payoff(state, self.np_random)
-        state.record_paid(paid)  # env.game_state.returns() reports what was paid
+        # env.game_state.returns() reports what was paid
+        cast("UnknownState", state).record_paid(paid)
         self._paid = paid
         return paid
 

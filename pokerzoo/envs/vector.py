@@ -6,9 +6,10 @@ its rewards (one per seat) and ``done=True`` in that step's result, and is re-de
 the observation returned for it belongs to the next hand (as in Gymnasium's vector envs with
 same-step autoreset).
 
-The Kuhn and Leduc families run on a vectorised numpy representation and limit / no-limit
-hold'em on compiled kernels over arrays (``holdem_arrays``), at hundreds of thousands of
-decisions per second; any other game runs on ``State`` objects (same API, Python speed).
+A game whose class declares batched rules (``game_type.array_backend``: the Kuhn and Leduc
+families on vectorised numpy, limit / no-limit hold'em on compiled kernels,
+``pokerzoo.games.holdem.arrays``) runs on them, at hundreds of thousands of decisions per
+second; any other game runs on ``State`` objects (same API, Python speed).
 
 Unknown-environment games (``pokerzoo.games.unknown``): built from the environment game or
 from an interaction view (``game.interaction_view()``, what ``train.py`` hands NFSP), the env
@@ -23,20 +24,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
 
-from pokerzoo.envs.holdem_arrays import HoldemArrays
-from pokerzoo.envs.vector_backends import KuhnArrays, LeducArrays, StateArrays
+from pokerzoo import entry_points
+from pokerzoo.envs.vector_backends import StateArrays
 from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError
+from pokerzoo.games.arrays import ArrayBackend
 from pokerzoo.games.base import Game, IllegalActionError
-from pokerzoo.games.holdem import LimitHoldem, NoLimitHoldem
-from pokerzoo.games.kuhn import KuhnPoker
-from pokerzoo.games.leduc import LeducHoldem
 from pokerzoo.games.registry import load_game
-from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
-from pokerzoo.games.unknown.sampler import InteractionCounter
+
+if TYPE_CHECKING:
+    from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
+    from pokerzoo.games.unknown.sampler import InteractionCounter
 
 
 class VectorStep(NamedTuple):
@@ -64,9 +65,9 @@ class VectorPokerEnv:
         game: a ``Game`` or a registered game name.
         num_envs: number of hands played at once.
         seed: seed of the env's ``numpy.random.Generator`` (deals and chance).
-        backend: ``"auto"`` (arrays for the Kuhn and Leduc families and limit / no-limit
-            hold'em, ``State`` objects otherwise), ``"arrays"`` (fail if not available) or
-            ``"state"``.
+        backend: ``"auto"`` (the arrays the game's class declares, ``game_type.array_backend``;
+            ``State`` objects for a game that declares none), ``"arrays"`` (fail if it
+            declares none) or ``"state"``.
         final_observations: also return every seat's tensor at the end of finished hands.
 
     >>> venv = VectorPokerEnv("leduc_holdem", num_envs=4, seed=0)
@@ -90,27 +91,22 @@ class VectorPokerEnv:
             game = load_game(game)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if isinstance(game, UnknownPokerGame):
+        kind = game.game_type
+        if kind.is_environment:
             # Deal through a sampler of d*, so the hands' states hold no readable d*.
-            game = game.interaction_view()
-        # Exact types only: subclasses (e.g. unknown-environment games) change chance/rewards.
-        arrays = {
-            LeducHoldem: LeducArrays, KuhnPoker: KuhnArrays,
-            LimitHoldem: HoldemArrays, NoLimitHoldem: HoldemArrays,
-        }.get(type(game))
+            game = cast("UnknownPokerGame", game).interaction_view()
+        arrays = kind.array_backend
         if backend == "arrays" and arrays is None:
             raise ConfigError(f"no array backend for {game.name}; use backend='state' or 'auto'")
         if backend not in ("auto", "arrays", "state"):
             raise ConfigError(f"backend must be 'auto', 'arrays' or 'state', got {backend!r}")
         if backend == "state" or arrays is None:
-            self._b: LeducArrays | KuhnArrays | HoldemArrays | StateArrays = StateArrays(
-                game, num_envs
-            )
+            self._b: ArrayBackend | StateArrays = StateArrays(game, num_envs)
         else:
-            self._b = arrays(game, num_envs)
+            self._b = entry_points.load(arrays)(game, num_envs)
         # Unknown-environment games: the backend samples d* (interaction view) or simulates
         # the belief (plain view); users see the plain view, which never samples.
-        self.game = game.agent_view() if isinstance(game, AgentGameView) else game
+        self.game = cast("AgentGameView", game).agent_view() if kind.hidden_model else game
         self.num_envs = num_envs
         self.num_players = game.num_players
         self.num_actions = game.num_distinct_actions
@@ -146,9 +142,10 @@ class VectorPokerEnv:
         (``episodes``: hands paid; shared with the interaction view it deals through); else
         ``None``."""
         game = self._b.game
-        if isinstance(game, AgentGameView) and game.interactive:
-            return game.sampler.counter
-        return None
+        if not game.game_type.agent_view:
+            return None
+        view = cast("AgentGameView", game)
+        return view.sampler.counter if view.interactive else None
 
     def _turn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         player = self._b.current_player().copy()

@@ -9,6 +9,9 @@ their hands through the ``State`` rules).
 Each backend keeps every hand at a decision node: chance is dealt up front (a random
 permutation of the deck per hand, which is the same distribution as dealing card by card) and
 finished hands are re-dealt by the caller with ``reset_rows``.
+
+``RowArrays`` (their checkpoint methods) lives in ``pokerzoo.games.arrays``, so the batched
+hold'em rules (``pokerzoo.games.holdem.arrays``) share it from the games layer.
 """
 
 from __future__ import annotations
@@ -21,46 +24,10 @@ import numpy as np
 
 from pokerzoo.envs.poker_env import sample_chance, terminal_returns
 from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError
+from pokerzoo.games.arrays import RowArrays
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
 from pokerzoo.games.kuhn import KuhnPoker
 from pokerzoo.games.leduc import LeducHoldem
-
-
-def _arrays_state(backend: object, names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    return {name: getattr(backend, name).copy() for name in names}
-
-
-def _load_arrays(backend: object, names: tuple[str, ...], state: Mapping[str, Any]) -> None:
-    for name in names:
-        target = getattr(backend, name)
-        value = np.asarray(state[name])
-        if value.shape != target.shape:
-            raise CheckpointError(f"{name} has shape {value.shape}, this env needs {target.shape}")
-        target[...] = value
-
-
-class RowArrays:
-    """Checkpoints of an array backend: the arrays named in ``STATE`` hold the hands in flight,
-    and the deals are up front, so restoring needs no generator."""
-
-    STATE: tuple[str, ...] = ()
-
-    def state_dict(self) -> dict[str, np.ndarray]:
-        """The hands in flight (copies)."""
-        return _arrays_state(self, self.STATE)
-
-    def load_state_dict(self, state: Mapping[str, Any], rng: np.random.Generator) -> None:
-        """Restore hands from ``state_dict`` (``rng`` is unused: the deals are up front)."""
-        _load_arrays(self, self.STATE, state)
-
-    def held(self, rows: np.ndarray) -> dict[str, np.ndarray]:
-        """Copies of the hands in ``rows`` (indices), for ``put_back``."""
-        return {name: getattr(self, name)[rows] for name in self.STATE}
-
-    def put_back(self, rows: np.ndarray, held: Any) -> None:
-        """Restore the hands in ``rows`` from ``held``."""
-        for name, value in held.items():
-            getattr(self, name)[rows] = value
 
 
 def _permutations(rng: np.random.Generator, rows: int, deck: int, take: int) -> np.ndarray:

@@ -93,12 +93,6 @@ __all__ = [
 ]
 
 
-def _is_holdem(game: Game) -> bool:
-    from pokerzoo.games.holdem.game import HoldemGame
-
-    return isinstance(game, HoldemGame)
-
-
 class HandRecorder:
     """Collects finished hands and writes them to ``path`` when closed (see the module doc).
 
@@ -148,7 +142,7 @@ class HandRecorder:
     def _check_game(self, game: Game) -> None:
         if self.format != "phh":
             return
-        if not _is_holdem(game):
+        if game.game_type.phh_variant is None:
             raise ConfigError(
                 f"{self.path.name}: the PHH format ({'/'.join(PHH_SUFFIXES)}) holds hold'em "
                 f"hands, not {game.name}; write {game.name} hands to a plain-text log "

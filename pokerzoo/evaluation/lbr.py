@@ -31,12 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.arguments import count_arg, is_int, seed_arg
 from pokerzoo.evaluation.head_to_head import Z95, deal_rng, match_entropy, sample_action
+from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
@@ -102,16 +104,16 @@ class LocalBestResponse:
 
     def __init__(
         self,
-        game: HoldemGame,
+        game: Game,
         policy: object,
         bet_actions: Sequence[int] | None = None,
         wp_samples: int = 24,
         rng: np.random.Generator | None = None,
     ) -> None:
-        if not isinstance(game, HoldemGame) or game.num_players != 2:
+        if not (isinstance(game, Game) and game.game_type.lbr) or game.num_players != 2:
             raise ConfigError(f"LBR needs heads-up limit or no-limit hold'em, got {game!r}")
         self.wp_samples = count_arg(wp_samples, "wp_samples")
-        self.game = game
+        self.game = cast(HoldemGame, game)  # game_type.lbr: a hold'em game
         self.policy: StatePolicy = as_state_policy(policy)
         default = range(2, game.num_distinct_actions)
         if bet_actions is not None and (
@@ -275,7 +277,7 @@ def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
 
 
 def local_best_response(
-    game: HoldemGame,
+    game: Game,
     policy: object,
     num_deals: int,
     *,
@@ -311,7 +313,7 @@ def local_best_response(
     if rng is not None and not isinstance(rng, np.random.Generator):
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     lbr = LocalBestResponse(game, policy, bet_actions, wp_samples)  # checks the arguments
-    spec = LBRSpec(game, lbr.policy, lbr.bet_actions, lbr.wp_samples, match_entropy(seed, rng))
+    spec = LBRSpec(lbr.game, lbr.policy, lbr.bet_actions, lbr.wp_samples, match_entropy(seed, rng))
     parts = run_map(executor, lbr_deals, spec, deal_ranges(num_deals, executor))
     wins = np.concatenate(parts)
     if len(wins) != num_deals:

@@ -187,7 +187,7 @@ def action_names(game: Game) -> list[str]:
 
 
 def _table_tree(game: Game, max_nodes: int) -> GameTree:
-    if _is_holdem(game):
+    if game.game_type.hole_card_charts:
         raise ConfigError(
             f"{game!r} is too big for a table of every information set; draw its pre-flop "
             "13x13 charts instead (evaluate.py --strategy-chart out.png)"
@@ -307,7 +307,7 @@ def preflop_chart(
             history that leaves pre-flop, a ``seat`` not to act, bad ``opponent_samples``.
         InvalidPolicyError: an answer that is not a distribution over the legal actions.
     """
-    if not _is_holdem(game):
+    if not (isinstance(game, Game) and game.game_type.hole_card_charts):
         raise ConfigError(
             f"13x13 pre-flop charts are for hold'em games (limit_holdem, no_limit_holdem), "
             f"not {game!r}; print a strategy table instead (evaluate.py --strategy)"
@@ -361,12 +361,6 @@ def preflop_chart(
         actions=legal, action_names=names, matrix=matrix, labels=labels,
         opponent_samples=opponent_samples,
     )
-
-
-def _is_holdem(game: Game) -> bool:
-    from pokerzoo.games.holdem.game import HoldemGame
-
-    return isinstance(game, HoldemGame)
 
 
 def _parse_history(

@@ -47,7 +47,6 @@ from pokerzoo.evaluation.head_to_head import (
 from pokerzoo.evaluation.pairings import pairing_matrix
 from pokerzoo.evaluation.scores import ExactScores
 from pokerzoo.games.base import Game
-from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.parallel import Executor, deal_ranges
 from pokerzoo.policy import as_state_policy
 from pokerzoo.tree.game_tree import GameTree
@@ -245,7 +244,7 @@ def score_entrants(
     ``executor``'s workers); else ``None``."""
     if tree is not None:
         return [_exact_score(tree, tabularize(tree, e.policy)) for e in entrants]
-    if lbr_deals and isinstance(game, HoldemGame) and game.num_players == 2:
+    if lbr_deals and game.game_type.lbr and game.num_players == 2:
         from pokerzoo.evaluation.lbr import local_best_response
 
         root = np.random.SeedSequence(seed_arg(seed))

@@ -33,14 +33,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError, HiddenModelError
 from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, uniform_policy_array
-from pokerzoo.games.base import Game
-from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
+from pokerzoo.games.base import Game, GameType
+from pokerzoo.games.unknown.game import UnknownPokerGame
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
 from pokerzoo.policy import StatePolicy, as_state_policy
 from pokerzoo.tree.episodes import TreeEpisodeSampler
@@ -65,9 +65,10 @@ def environment_of(source: object) -> UnknownPokerGame:
             interaction view.
         ConfigError: for anything else.
     """
-    if isinstance(source, UnknownPokerGame):
-        return source
-    if isinstance(source, AgentGameView):
+    kind = _game_type(source)
+    if kind is not None and kind.is_environment:
+        return cast(UnknownPokerGame, source)
+    if kind is not None and kind.agent_view:
         raise HiddenModelError(
             f"{source!r} is an agent's view and holds no d*; pass the game load_game returned "
             "or the env"
@@ -75,9 +76,11 @@ def environment_of(source: object) -> UnknownPokerGame:
     env = getattr(source, "unwrapped", source)
     # The unknown envs keep their environment private (agents read env.game, the view).
     environment = getattr(env, "_environment", None)
-    if isinstance(environment, UnknownPokerGame):
-        return environment
-    if isinstance(getattr(env, "game", None), AgentGameView):
+    kind = _game_type(environment)
+    if kind is not None and kind.is_environment:
+        return cast(UnknownPokerGame, environment)
+    kind = _game_type(getattr(env, "game", None))
+    if kind is not None and kind.agent_view:
         raise HiddenModelError(
             f"{type(env).__name__} was built from an agent's interaction view: it samples d* "
             "but holds no readable d*; pass the game load_game returned"
@@ -86,6 +89,11 @@ def environment_of(source: object) -> UnknownPokerGame:
         f"expected an unknown-environment game (load_game('unknown_...')) or an unknown env, "
         f"got {type(source).__name__}"
     )
+
+
+def _game_type(source: object) -> GameType | None:
+    """What ``source`` declares it is, if it is a game."""
+    return source.game_type if isinstance(source, Game) else None
 
 
 def true_model_of(source: object) -> EnvironmentModel:
@@ -107,7 +115,7 @@ def evaluation_tree(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
         HiddenModelError: for an ``AgentGameView`` (score on the environment game instead).
         TreeTooLargeError: if the tree has more than ``max_nodes`` histories.
     """
-    if isinstance(game, UnknownGameBase):
+    if game.game_type.hidden_model:
         return true_model_tree(game, max_nodes)
     return build(game, max_nodes=max_nodes)
 

@@ -12,10 +12,11 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 
+from pokerzoo.entry_points import split as split_entry_point
 from pokerzoo.errors import ConfigError, IllegalActionError, TreeTooLargeError
 
 CHANCE = -1
@@ -287,6 +288,102 @@ class GameConfig:
 
 
 # ---------------------------------------------------------------------------------------------
+# What a game is
+# ---------------------------------------------------------------------------------------------
+
+Chance = Literal["deterministic", "explicit"]
+"""``"deterministic"``: no chance nodes; ``"explicit"``: chance nodes list their outcomes and
+probabilities (``State.chance_outcomes``), as OpenSpiel's ``kExplicitStochastic``."""
+Utility = Literal["zero_sum", "constant_sum", "general_sum"]
+"""How the players' returns relate at every terminal (OpenSpiel's ``Utility``)."""
+
+CHANCE_KINDS: tuple[str, ...] = get_args(Chance)
+UTILITIES: tuple[str, ...] = get_args(Utility)
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is, declared once on its class as ``game_type`` (OpenSpiel's ``GameType``).
+
+    Envs, evaluators and scripts read these fields instead of asking ``isinstance(game,
+    SomeGame)``, so a new game gets the tools that apply to it by declaring what it is. A
+    subclass inherits its parent's declaration except ``array_backend`` (batched rules replay
+    exactly one class's rules); one that changes the rules declares its own.
+
+    >>> GameType(min_players=2, max_players=10).allows_players(3)
+    True
+    >>> GameType(array_backend="not a module path")
+    Traceback (most recent call last):
+    ...
+    pokerzoo.errors.ConfigError: entry point 'not a module path' must be 'package.module:attribute'
+    """
+
+    min_players: int = 2
+    """The fewest seats the game's parameters allow."""
+    max_players: int = 2
+    """The most seats the game's parameters allow."""
+    chance: Chance = "explicit"
+    """How chance acts: ``"deterministic"`` or ``"explicit"`` (listed outcomes)."""
+    utility: Utility = "zero_sum"
+    """How the returns relate: ``"zero_sum"``, ``"constant_sum"`` or ``"general_sum"``."""
+    hidden_model: bool = False
+    """Chance and rewards follow a model the agents do not see (unknown-environment games,
+    ``pokerzoo.games.unknown``): the game has ``agent_view()``, ``structure`` and a model
+    its states deal with; trees compile a believed model, never the hidden one implicitly."""
+    agent_view: bool = False
+    """This object is what an agent may know of a hidden-model game (``AgentGameView``): its
+    rules and a believed model, no hidden model; ``interactive`` says whether it can also
+    sample the environment. False for the environment game itself (``hidden_model`` alone)."""
+    lbr: bool = False
+    """Local best response (``pokerzoo.evaluation.lbr``) plays its two-player games."""
+    phh_variant: str | None = None
+    """The Poker Hand History variant code its hands are written as (``"FT"``, ``"NT"``), or
+    ``None`` when PHH cannot hold them (then hand logs are plain text)."""
+    hole_card_charts: bool = False
+    """Each seat holds two cards from a 52-card deck, so 13 x 13 starting-hand charts (pairs,
+    suited, offsuit) summarise its strategies (``pokerzoo.evaluation.strategy_view``)."""
+    array_backend: str | None = None
+    """``"module:Class"`` of the batched rules ``VectorPokerEnv`` plays this exact game with
+    (``Class(game, num_envs)``; imported when an env is built), or ``None`` for none (the env
+    steps ``State`` objects)."""
+    env_version: int = 0
+    """The version of the envs derived from this game (``<name>_v<N>``); bump it when what the
+    env gives a learner changes (see ``pokerzoo.envs.versions``)."""
+    single_agent_env: bool = True
+    """Whether a single-agent Gymnasium version (fixed opponents) is registered for it."""
+
+    def __post_init__(self) -> None:
+        low = check_int("min_players", self.min_players, 1)
+        high = check_int("max_players", self.max_players, low)
+        object.__setattr__(self, "min_players", low)
+        object.__setattr__(self, "max_players", high)
+        if self.chance not in CHANCE_KINDS:
+            raise ConfigError(f"chance must be one of {CHANCE_KINDS}, got {self.chance!r}")
+        if self.utility not in UTILITIES:
+            raise ConfigError(f"utility must be one of {UTILITIES}, got {self.utility!r}")
+        if self.agent_view and not self.hidden_model:
+            raise ConfigError("agent_view=True is a view of a hidden-model game: set hidden_model")
+        if self.phh_variant is not None and not (
+            isinstance(self.phh_variant, str) and self.phh_variant
+        ):
+            raise ConfigError(
+                f"phh_variant must be a PHH variant code or None, got {self.phh_variant!r}"
+            )
+        if self.array_backend is not None:
+            split_entry_point(self.array_backend)
+        object.__setattr__(self, "env_version", check_int("env_version", self.env_version, 0))
+
+    def allows_players(self, num_players: int) -> bool:
+        """Whether ``num_players`` seats are within the declared range."""
+        return self.min_players <= num_players <= self.max_players
+
+    @property
+    def is_environment(self) -> bool:
+        """A hidden-model game that holds its hidden model (not an agent's view of one)."""
+        return self.hidden_model and not self.agent_view
+
+
+# ---------------------------------------------------------------------------------------------
 # Game and State
 # ---------------------------------------------------------------------------------------------
 
@@ -419,6 +516,15 @@ class Game(ABC):
     name: ClassVar[str]
     config_class: ClassVar[type[GameConfig]]
     config: GameConfig
+    game_type: ClassVar[GameType] = GameType()
+    """What the game is (see ``GameType``); every game class declares its own."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game_type" not in cls.__dict__ and cls.game_type.array_backend is not None:
+            # Batched rules replay one class's rules exactly, and a subclass may change chance
+            # or payoffs: it gets them only by declaring them itself.
+            cls.game_type = dataclasses.replace(cls.game_type, array_backend=None)
 
     def __init__(self, config: GameConfig | None = None, **params: Any) -> None:
         if config is not None and params:
@@ -480,7 +586,8 @@ class Game(ABC):
 
     @property
     def is_zero_sum(self) -> bool:
-        return True
+        """Whether the returns sum to zero at every terminal (``game_type.utility``)."""
+        return self.game_type.utility == "zero_sum"
 
     def estimated_tree_size(self, limit: int) -> int | None:
         """The number of histories of the game's tree, or any number above ``limit`` once it is

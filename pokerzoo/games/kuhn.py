@@ -21,6 +21,7 @@ from pokerzoo.games.base import (
     Field,
     Game,
     GameConfig,
+    GameType,
     State,
     TensorLayout,
     check_int,
@@ -169,6 +170,10 @@ class KuhnPoker(Game):
     name = "kuhn_poker"
     config_class = KuhnConfig
     config: KuhnConfig
+    game_type = GameType(
+        min_players=2, max_players=MAX_PLAYERS,
+        array_backend="pokerzoo.envs.vector_backends:KuhnArrays",
+    )
 
     def __init__(self, config: KuhnConfig | None = None, **params: Any) -> None:
         super().__init__(config, **params)

@@ -60,6 +60,7 @@ from pokerzoo.games.base import (
     Field,
     Game,
     GameConfig,
+    GameType,
     State,
     TensorLayout,
     check_int,
@@ -482,6 +483,10 @@ class LeducHoldem(Game):
     name = "leduc_holdem"
     config_class = LeducConfig
     config: LeducConfig
+    game_type = GameType(
+        min_players=2, max_players=MAX_PLAYERS,
+        array_backend="pokerzoo.envs.vector_backends:LeducArrays",
+    )
 
     def __init__(self, config: LeducConfig | None = None, **params: Any) -> None:
         super().__init__(config, **params)

@@ -47,7 +47,6 @@ import numpy as np
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.evaluation.head_to_head import sample_action
 from pokerzoo.games.base import Game, State
-from pokerzoo.games.leduc import LeducHoldem
 from pokerzoo.integrations.rlcard_states import (
     env_of,
     from_rlcard_state,
@@ -255,7 +254,8 @@ class PolicyAgent:
         except ConfigError:
             raise ConfigError(f"cannot play a {type(policy).__name__}: {WHAT_TO_PASS}") from None
         self.game = _game_arg(game)
-        if not isinstance(self.game, LeducHoldem) or env_of(self.game) != "leduc-holdem":
+        leduc = isinstance(self.game, Game) and self.game.name == "leduc_holdem"
+        if not leduc or env_of(self.game) != "leduc-holdem":
             raise ConfigError(
                 f"pokerzoo policies play RLCard's leduc-holdem (its states map to "
                 f"pokerzoo's Leduc); got {self.game!r}"

@@ -48,7 +48,7 @@ True
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from rlcard.games.nolimitholdem.game import Stage
@@ -57,12 +57,17 @@ from rlcard.games.nolimitholdem.round import Action
 from pokerzoo.errors import ConfigError, IllegalActionError
 from pokerzoo.games.base import CHANCE, Game, State
 from pokerzoo.games.holdem.cards import CARD_STRINGS, string_to_card
-from pokerzoo.games.holdem.game import HoldemGame, LimitHoldem, NoLimitHoldem
+from pokerzoo.games.holdem.game import LimitHoldem, NoLimitHoldem
 from pokerzoo.games.leduc import CALL, FOLD, LEDUC_VARIANTS, LeducConfig, LeducHoldem
 from pokerzoo.games.registry import load_game
 
 ENVS = ("leduc-holdem", "limit-holdem", "no-limit-holdem")
 """The RLCard envs with a matching pokerzoo game."""
+_RLCARD_ENV_OF = {
+    "leduc_holdem": "leduc-holdem", "limit_holdem": "limit-holdem",
+    "no_limit_holdem": "no-limit-holdem",
+}
+"""pokerzoo game name -> the RLCard env whose rules it shares (``env_of`` checks parameters)."""
 
 NAMES = ("call", "raise", "fold", "check")
 """RLCard's Leduc and limit action names; an action's id is its index here."""
@@ -97,25 +102,28 @@ def env_of(game: Game) -> str:
     Raises:
         ConfigError: a game no RLCard env matches, saying what would.
     """
-    if isinstance(game, LeducHoldem):
+    family = _family(game)
+    if family == "leduc-holdem":
         if game.config != _RLCARD_LEDUC:
             raise ConfigError(
                 f"RLCard's Leduc is the 'rlcard' variant; {game!r} is another Leduc: pass "
                 "load_game('leduc_holdem', **LEDUC_VARIANTS['rlcard'])"
             )
         return "leduc-holdem"
-    if isinstance(game, HoldemGame) and game.num_players != 2:
+    if family is not None and game.num_players != 2:
         raise ConfigError(
             f"RLCard's hold'em agents play heads-up; {game!r} has {game.num_players} seats"
         )
-    if isinstance(game, LimitHoldem):
+    if family == "limit-holdem":
+        game = cast(LimitHoldem, game)
         if game.raise_cap > _MAX_LIMIT_RAISES:
             raise ConfigError(
                 f"RLCard's limit observation counts at most {_MAX_LIMIT_RAISES} "
                 f"raises a street; {game!r} has raise_cap {game.raise_cap}"
             )
         return "limit-holdem"
-    if isinstance(game, NoLimitHoldem):
+    if family == "no-limit-holdem":
+        game = cast(NoLimitHoldem, game)
         if game.bet_fractions != _NO_LIMIT_FRACTIONS:
             raise ConfigError(
                 f"RLCard's no-limit actions are half pot and pot raises; {game!r} "
@@ -129,12 +137,21 @@ def env_of(game: Game) -> str:
     )
 
 
+def _family(game: Game) -> str | None:
+    """The RLCard env whose rules ``game`` shares (by its registered name), or ``None``."""
+    return _RLCARD_ENV_OF.get(game.name) if isinstance(game, Game) else None
+
+
+def _is_leduc(game: Game) -> bool:
+    return _family(game) == "leduc-holdem"
+
+
 # Cards -------------------------------------------------------------------------------------------
 
 
 def rlcard_card(game: Game, card: int) -> str:
     """RLCard's name of a pokerzoo card: suit letter then rank (``"SK"``, ``"HT"``)."""
-    if isinstance(game, LeducHoldem):
+    if _is_leduc(game):
         return _LEDUC_SUITS[card % 2] + _LEDUC_RANKS[card // 2]
     name = CARD_STRINGS[card]  # e.g. "Ts"
     return name[1].upper() + name[0]
@@ -142,7 +159,7 @@ def rlcard_card(game: Game, card: int) -> str:
 
 def pokerzoo_card(game: Game, name: str) -> int:
     """The pokerzoo card of RLCard's card name (inverse of ``rlcard_card``)."""
-    if isinstance(game, LeducHoldem):
+    if _is_leduc(game):
         if len(name) != 2 or name[0] not in _LEDUC_SUITS or name[1] not in _LEDUC_RANKS:
             raise ConfigError(f"not an RLCard Leduc card: {name!r} (e.g. 'SJ', 'HK')")
         return _LEDUC_RANKS.index(name[1]) * 2 + _LEDUC_SUITS.index(name[0])
@@ -151,7 +168,7 @@ def pokerzoo_card(game: Game, name: str) -> int:
 
 def _card_index(game: Game, name: str) -> int:
     """The card's slot in RLCard's observation vector (RLCard's ``card2index.json``)."""
-    if isinstance(game, LeducHoldem):
+    if _is_leduc(game):
         return _LEDUC_RANKS.index(name[1])
     return _RL_SUITS.index(name[0]) * 13 + _RL_RANKS.index(name[1])
 
@@ -161,7 +178,7 @@ def _card_index(game: Game, name: str) -> int:
 
 def _facing(state: State, player: int) -> bool:
     """Whether ``player`` (to act) faces a bet: calling would add chips."""
-    if isinstance(state.game, HoldemGame):
+    if not _is_leduc(state.game):  # hold'em states know what calling costs
         return state.amount_to_call() > 0  # type: ignore[attr-defined]
     contributions = state.public_state()["contributions"]
     return bool(contributions[player] < max(contributions))
@@ -169,7 +186,7 @@ def _facing(state: State, player: int) -> bool:
 
 def rlcard_action(state: State, action: int) -> int:
     """RLCard's id of pokerzoo ``action`` for the player to act in ``state``."""
-    if isinstance(state.game, NoLimitHoldem):
+    if _family(state.game) == "no-limit-holdem":
         return action  # the ids agree (env_of checks the bet sizes)
     # Leduc and hold'em share 0 fold, 1 check/call, 2 (and up) bet/raise.
     if action == CALL:
@@ -180,7 +197,7 @@ def rlcard_action(state: State, action: int) -> int:
 def _rlcard_name(state: State, action: int) -> Any:
     """RLCard's raw action (a name, or no-limit's ``Action``) of pokerzoo ``action``."""
     rl_id = rlcard_action(state, action)
-    return Action(rl_id) if isinstance(state.game, NoLimitHoldem) else NAMES[rl_id]
+    return Action(rl_id) if _family(state.game) == "no-limit-holdem" else NAMES[rl_id]
 
 
 def pokerzoo_action(state: State, action: Any) -> int:
@@ -203,8 +220,9 @@ def pokerzoo_action(state: State, action: Any) -> int:
         rl_id = -1
     if rl_id in legal:
         return legal[rl_id]
-    free_check = _NAME_ID["check"] if not isinstance(state.game, NoLimitHoldem) else 1
-    fold = Action.FOLD.value if isinstance(state.game, NoLimitHoldem) else _NAME_ID["fold"]
+    no_limit = _family(state.game) == "no-limit-holdem"
+    free_check = 1 if no_limit else _NAME_ID["check"]
+    fold = Action.FOLD.value if no_limit else _NAME_ID["fold"]
     if rl_id == fold and free_check in legal and not _facing(state, state.current_player()):
         return legal[free_check]
     raise IllegalActionError(action, sorted(legal), f"RLCard's {env_of(state.game)}")
@@ -344,8 +362,8 @@ def from_rlcard_state(rl_state: dict[str, Any], game: Game) -> State:
     small_blind = int(record[0][0]) if record else me
     seat_of_me = (me - small_blind) % 2
     taken = {hand, board}
-    assert isinstance(game, LeducHoldem)  # env_of accepted it as RLCard's Leduc
-    stand_in = next(c for c in range(game.config.deck_size) if c not in taken)
+    deck_size = cast(LeducHoldem, game).config.deck_size  # env_of accepted it as RLCard's Leduc
+    stand_in = next(c for c in range(deck_size) if c not in taken)
     state = game.new_initial_state()
     for seat in range(2):
         state.apply_action(hand if seat == seat_of_me else stand_in)

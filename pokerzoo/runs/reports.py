@@ -10,7 +10,6 @@ import numpy as np
 from pokerzoo.evaluation.exact import to_milli_big_blinds
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError
-from pokerzoo.games.unknown.game import UnknownPokerGame
 from pokerzoo.runs.folder import SavedRun
 from pokerzoo.training.callbacks import read_metrics
 from pokerzoo.tree.game_tree import GameTree
@@ -120,7 +119,7 @@ def on_sampled_environments(runs: list[SavedRun]) -> bool:
     papers' experiments: 10-20 environments per game, each agent run in each)."""
     return (
         len({repr(r.game) for r in runs}) > 1
-        and all(isinstance(r.game, UnknownPokerGame) for r in runs)
+        and all(r.game.game_type.is_environment for r in runs)
         and len({(r.game.name, repr(r.game.params().get("base"))) for r in runs}) == 1
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent, registered_agents
@@ -18,7 +18,6 @@ from pokerzoo.errors import TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError, Game
-from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.registry import load_game
 from pokerzoo.games.unknown import AgentGameView
 from pokerzoo.parallel import Executor, check_workers
@@ -63,7 +62,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) a training run; returns the summary also written to ``summary.json``."""
     spec = agent_spec(config.agent)
     game = load_game(config.game, **config.game_params)
-    if config.eval_lbr_deals and not (isinstance(game, HoldemGame) and game.num_players == 2):
+    if config.eval_lbr_deals and not (game.game_type.lbr and game.num_players == 2):
         # LBR is only defined there; elsewhere exact exploitability (or matches) score runs.
         raise ConfigError(
             f"eval_lbr_deals needs heads-up limit or no-limit hold'em, got {game!r}; "
@@ -107,14 +106,15 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         if callable(close):
             close()  # release rollout workers
 
+    playing = cast(AgentGameView, learner) if learner.game_type.agent_view else None
     summary: dict[str, Any] = {
         "agent": config.agent,
         "game": repr(game),
         # Unknown-environment games: which model a tabular solver solved (prior mean, oracle d*).
         **({"solves": solves} if (solves := getattr(agent, "solves", None)) else {}),
         # Learners that play an unknown environment: hands they were paid in it this run.
-        **({"interactions_this_run": learner.sampler.episodes}
-           if isinstance(learner, AgentGameView) and learner.interactive else {}),
+        **({"interactions_this_run": playing.sampler.episodes}
+           if playing is not None and playing.interactive else {}),
         "units": spec.units,
         "iterations_done": agent.iteration,
         "seconds_this_run": round(trainer.elapsed, 3),
@@ -178,7 +178,7 @@ def _match_metric(game: Game, config: RunConfig, executor: Executor | None = Non
         policy = agent.policy()
         result = versus_random(game, policy, config.eval_hands, config.seed, executor=executor)
         scores = {"bb_per_100_vs_random": result["bb_per_100"], "ci95": result["ci95"]}
-        if config.eval_lbr_deals and isinstance(game, HoldemGame):  # train() checked it
+        if config.eval_lbr_deals:  # train() checked that LBR applies
             from pokerzoo.evaluation.lbr import local_best_response
 
             lbr = local_best_response(game, policy, config.eval_lbr_deals, seed=config.seed,

@@ -7,8 +7,8 @@ together, one depth at a time (array operations per depth, no loop over hands).
 
 Who may sample which tree: evaluators sample the tree of d* (``InteractionRunner``); an
 agent's interaction view samples d* through its ``EnvironmentSampler.play``, which builds
-this sampler inside a closure so the agent never holds d*'s tree; a tree an agent compiled
-from a believed model samples that belief.
+this sampler (``environment_hands``) inside a closure so the agent never holds d*'s tree; a
+tree an agent compiled from a believed model samples that belief.
 
 >>> from pokerzoo import load_game
 >>> from pokerzoo.tree import build
@@ -23,12 +23,22 @@ from a believed model samples that belief.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game
 from pokerzoo.games.unknown.game import UnknownGameBase
 from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch
-from pokerzoo.tree.game_tree import GameTree, model_maps
+from pokerzoo.tree.game_tree import GameTree, build, model_maps
+
+
+def environment_hands(game: Game) -> TreeEpisodeSampler:
+    """The hand sampler ``EnvironmentSampler.play`` plays an environment with (its ``hands``
+    argument): a ``TreeEpisodeSampler`` on the compiled tree of ``game``, the game dealing
+    and paying with the environment's model."""
+    return TreeEpisodeSampler(build(game))
 
 
 class TreeEpisodeSampler:
@@ -41,10 +51,11 @@ class TreeEpisodeSampler:
     """
 
     def __init__(self, tree: GameTree) -> None:
-        if not isinstance(tree.game, UnknownGameBase):
+        if not tree.game.game_type.hidden_model:
             raise ConfigError(f"{tree.game!r} is not an unknown-environment game")
         self.tree = tree
-        self._model: EnvironmentModel = tree.game._model  # the model the tree's numbers come from
+        # The model the tree's numbers come from.
+        self._model: EnvironmentModel = cast(UnknownGameBase, tree.game)._model
         maps = model_maps(tree)
         n = tree.num_nodes
         self.slot_of_node = np.full(n, -1, dtype=np.int64)

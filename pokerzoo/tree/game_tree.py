@@ -23,7 +23,7 @@ import functools
 import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -195,8 +195,8 @@ def build(game: Game, model: Any = None, max_nodes: int = 20_000_000) -> GameTre
         ValueError: if an information set spans depths.
     """
     check_tree_size(game, max_nodes)
-    if isinstance(game, UnknownGameBase):
-        return _build_unknown(game, model, max_nodes)
+    if game.game_type.hidden_model:
+        return _build_unknown(cast(UnknownGameBase, game), model, max_nodes)
     if model is not None:
         raise ConfigError(
             f"model= is for unknown-environment games; {game!r} has no environment model"
@@ -401,9 +401,11 @@ def model_maps(tree: GameTree) -> ModelMaps:
     Raises:
         ConfigError: if ``tree`` is not the tree of an unknown-environment game.
     """
-    game = tree.game
-    if not isinstance(game, UnknownGameBase):
-        raise ConfigError(f"model_maps needs the tree of an unknown-environment game, got {game!r}")
+    if not tree.game.game_type.hidden_model:
+        raise ConfigError(
+            f"model_maps needs the tree of an unknown-environment game, got {tree.game!r}"
+        )
+    game = cast(UnknownGameBase, tree.game)
     template = _MODEL_TEMPLATES.get(game.structure)
     if template is None:
         build(game.agent_view())  # type: ignore[attr-defined]

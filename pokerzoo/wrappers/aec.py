@@ -13,15 +13,9 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import BaseWrapper
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from pokerzoo.envs.spaces import flat_space
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-
-
-def flat_space(tensor: spaces.Box, mask: spaces.Box) -> spaces.Box:
-    """The Box of a tensor followed by its action mask (as float32 0/1)."""
-    low = np.concatenate([tensor.low, np.zeros(mask.shape, np.float32)])
-    high = np.concatenate([tensor.high, np.ones(mask.shape, np.float32)])
-    return spaces.Box(low, high, dtype=np.float32)
 
 
 class FlattenObservation(BaseWrapper):

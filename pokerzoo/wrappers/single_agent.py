@@ -19,8 +19,8 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from pokerzoo.envs.spaces import flat_space
 from pokerzoo.errors import ConfigError, EnvStateError
-from pokerzoo.wrappers.aec import flat_space
 from pokerzoo.wrappers.opponents import as_opponent
 
 ObsType = Literal["box", "dict", "flat"]

@@ -20,6 +20,7 @@ from pokerzoo.evaluation.exact import expected_values, uniform_policy_array
 from pokerzoo.evaluation.unknown import nash_conv_in_true_model, true_model_tree
 from pokerzoo.games.unknown.game import UnknownPokerGame, UnknownState
 from pokerzoo.tree import build
+from pokerzoo.tree.episodes import environment_hands
 from pokerzoo.tree.sequence_form import sequence_form
 
 UNKNOWN_AGENTS = sorted(name for name, spec in AGENTS.items() if spec.unknown_only)
@@ -53,7 +54,9 @@ def test_the_sampler_plays_hands_from_the_true_model() -> None:
     view = game.interaction_view()
     tree = build(view)
     uniform = uniform_policy_array(tree)
-    batch = view.sampler.play(tree, uniform, 40_000, np.random.default_rng(0))
+    batch = view.sampler.play(
+        tree, uniform, 40_000, np.random.default_rng(0), hands=environment_hands
+    )
     assert view.sampler.counter.episodes == 40_000
     exact = expected_values(true_model_tree(game), uniform)[0]
     standard_error = batch.rewards[:, 0].std() / np.sqrt(len(batch))

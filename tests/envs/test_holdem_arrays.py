@@ -19,10 +19,10 @@ from phevaluator import evaluate_cards
 
 from pokerzoo import load_game
 from pokerzoo.envs import VectorPokerEnv
-from pokerzoo.envs.holdem_arrays import HoldemArrays, hand_values
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import CHANCE, TERMINAL
 from pokerzoo.games.holdem import NoLimitHoldem, NoLimitHoldemConfig
+from pokerzoo.games.holdem.arrays import HoldemArrays, hand_values
 
 # (game, params, hands, batch): 100,000 hands in all.
 CONFIGS = [

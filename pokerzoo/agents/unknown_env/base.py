@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,8 +32,9 @@ from pokerzoo.agents.base import Agent, check_units
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.errors import CheckpointError, ConfigError, HiddenModelError
 from pokerzoo.games.base import Game
-from pokerzoo.games.unknown.game import AgentGameView, UnknownGameBase, UnknownPokerGame
+from pokerzoo.games.unknown.game import AgentGameView, UnknownPokerGame
 from pokerzoo.games.unknown.model import EpisodeBatch
+from pokerzoo.tree.episodes import environment_hands
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy, normalise_rows
 
@@ -51,16 +52,18 @@ def interaction_view_of(game: Game, who: str) -> AgentGameView:
         ConfigError: for a game that is not an unknown-environment game.
         HiddenModelError: for a plain agent view, which cannot play the environment.
     """
-    if isinstance(game, UnknownPokerGame):
-        return game.interaction_view()
-    if isinstance(game, AgentGameView):
-        if not game.interactive:
+    kind = game.game_type if isinstance(game, Game) else None
+    if kind is not None and kind.is_environment:
+        return cast(UnknownPokerGame, game).interaction_view()
+    if kind is not None and kind.agent_view:
+        view = cast(AgentGameView, game)
+        if not view.interactive:
             raise HiddenModelError(
                 f"{who} learns by playing the environment, but {game!r} is a plain view that "
                 "cannot; pass game.interaction_view() or the game load_game returns"
             )
-        return game
-    if isinstance(game, UnknownGameBase):
+        return view
+    if kind is not None and kind.hidden_model:
         raise ConfigError(f"{who} cannot learn from {game!r}")
     raise ConfigError(
         f"{who} learns unknown-environment games (load_game('unknown_kuhn_poker'), "
@@ -140,7 +143,9 @@ class UnknownEnvAgent(Agent):
         of two hands draws its random numbers in another order than two single hands, and a
         budget (or checkpoint) may end between any two hands of a round."""
         for hand in range(first, first + count):
-            batch = self.view.sampler.play(self.tree, self._profiles[hand], 1, self.rng)
+            batch = self.view.sampler.play(
+                self.tree, self._profiles[hand], 1, self.rng, hands=environment_hands
+            )
             self.posterior.update(batch)
             self._observe(batch, hand, self._profiles[hand])
 

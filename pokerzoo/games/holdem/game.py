@@ -41,14 +41,32 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.games.base import Game, State, TensorLayout, count_histories
+from pokerzoo.games.base import Game, GameType, State, TensorLayout, count_histories
 from pokerzoo.games.holdem.cards import card_to_string
-from pokerzoo.games.holdem.config import HoldemConfig, LimitHoldemConfig, NoLimitHoldemConfig
+from pokerzoo.games.holdem.config import (
+    MAX_PLAYERS,
+    HoldemConfig,
+    LimitHoldemConfig,
+    NoLimitHoldemConfig,
+)
 from pokerzoo.games.holdem.observation import AmountBounds, history_slots, holdem_layout
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
 from pokerzoo.games.registry import register_game
 
+ARRAY_BACKEND = "pokerzoo.games.holdem.arrays:HoldemArrays"
+"""The batched rules of both hold'em games (``pokerzoo.games.holdem.arrays``)."""
+
+
+def holdem_type(phh_variant: str) -> GameType:
+    """What a hold'em game is: 2 to 6 seats, LBR for heads-up, PHH, charts, array rules."""
+    return GameType(
+        min_players=2, max_players=MAX_PLAYERS, lbr=True, phh_variant=phh_variant,
+        hole_card_charts=True, array_backend=ARRAY_BACKEND,
+    )
+
+
 __all__ = [
+    "ARRAY_BACKEND",
     "CALL",
     "FOLD",
     "HoldemGame",
@@ -184,6 +202,7 @@ class LimitHoldem(HoldemGame):
     name = "limit_holdem"
     config_class = LimitHoldemConfig
     config: LimitHoldemConfig
+    game_type = holdem_type(phh_variant="FT")  # PokerKit's fixed-limit Texas hold'em
     is_limit = True
 
 
@@ -200,6 +219,7 @@ class NoLimitHoldem(HoldemGame):
     name = "no_limit_holdem"
     config_class = NoLimitHoldemConfig
     config: NoLimitHoldemConfig
+    game_type = holdem_type(phh_variant="NT")  # PokerKit's no-limit Texas hold'em
 
 
 _doc(LimitHoldem, LimitHoldemConfig())

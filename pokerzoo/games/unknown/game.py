@@ -67,6 +67,7 @@ InteractionCounter(episodes=0, chance_draws=1)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Hashable, Mapping
 from dataclasses import FrozenInstanceError, dataclass
@@ -81,6 +82,7 @@ from pokerzoo.games.base import (
     ConfigError,
     Game,
     GameConfig,
+    GameType,
     State,
     TensorLayout,
     check_int,
@@ -273,6 +275,7 @@ class UnknownGameBase(Game):
     structure: ModelStructure
     prior: Prior
     _model: EnvironmentModel
+    game_type = GameType(min_players=2, max_players=10, hidden_model=True, single_agent_env=False)
     _sampler: EnvironmentSampler | None = None
     """The environment sampler of an interaction view; ``None`` for every other game."""
     _CORE: ClassVar[tuple[str, ...]] = ("config", "base_game", "structure", "prior", "_model")
@@ -558,6 +561,7 @@ class AgentGameView(UnknownGameBase):
 
     config_class = AgentViewConfig
     config: AgentViewConfig
+    game_type = dataclasses.replace(UnknownGameBase.game_type, agent_view=True)
     _CORE = (*UnknownGameBase._CORE, "name", "model_source", "_sampler")
 
     def __init__(self, game: UnknownPokerGame) -> None:

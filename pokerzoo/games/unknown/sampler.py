@@ -25,7 +25,7 @@ fingerprint, seed or arrays, its ``repr`` names only the base game, and pickling
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -33,9 +33,9 @@ from pokerzoo.errors import ConfigError, EnvStateError, HiddenModelError
 from pokerzoo.games.base import CHANCE, TERMINAL, State
 
 if TYPE_CHECKING:
+    from pokerzoo.games.base import Game
     from pokerzoo.games.unknown.model import EnvironmentModel, EpisodeBatch, ModelStructure
     from pokerzoo.games.unknown.priors import Prior
-    from pokerzoo.tree.game_tree import GameTree
 
 
 class InteractionCounter:
@@ -68,7 +68,34 @@ class InteractionCounter:
         return f"InteractionCounter(episodes={self._episodes}, chance_draws={self._chance_draws})"
 
 
-PlayBatch = Callable[[Any, np.ndarray, int, np.random.Generator], "EpisodeBatch"]
+class CompiledTree(Protocol):
+    """What ``EnvironmentSampler.play`` reads of an agent's compiled tree (a
+    ``pokerzoo.tree.GameTree``): its game and its information sets' action mask."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def infoset_mask(self) -> np.ndarray: ...
+
+
+class HandSampler(Protocol):
+    """Plays whole hands of one game at once (``pokerzoo.tree.episodes.TreeEpisodeSampler``)."""
+
+    def sample(
+        self, probs: np.ndarray, num_episodes: int, rng: np.random.Generator
+    ) -> EpisodeBatch: ...
+
+
+HandSamplerFactory = Callable[["Game"], HandSampler]
+"""Builds the ``HandSampler`` of a game (``pokerzoo.tree.episodes.environment_hands``).
+``EnvironmentSampler.play`` calls it once, on the game that deals and pays with d*, and keeps
+what it returns inside its closures: the rules layer plays hands without importing the tree
+layer, which supplies the sampler."""
+
+PlayBatch = Callable[
+    [Any, np.ndarray, int, np.random.Generator, HandSamplerFactory], "EpisodeBatch"
+]
 
 
 def _drawers(
@@ -83,17 +110,13 @@ def _drawers(
     def payoff(terminal: int, rng: np.random.Generator) -> np.ndarray:
         return model.sample_returns(terminal, rng)
 
-    hands: list[Any] = []  # the tree sampler of d*, built on first use and kept here only
+    hands: list[HandSampler] = []  # the hand sampler of d*, built on first use, kept here only
 
-    def play(tree: Any, probs: np.ndarray, num_episodes: int,
-             rng: np.random.Generator) -> EpisodeBatch:
-        from pokerzoo.tree.episodes import TreeEpisodeSampler
-        from pokerzoo.tree.game_tree import build
-
+    def play(tree: Any, probs: np.ndarray, num_episodes: int, rng: np.random.Generator,
+             build_hands: HandSamplerFactory) -> EpisodeBatch:
         if not hands:
-            hands.append(TreeEpisodeSampler(build(tree.game.agent_view(model, "environment"))))
-        batch: EpisodeBatch = hands[0].sample(probs, num_episodes, rng)
-        return batch
+            hands.append(build_hands(tree.game.agent_view(model, "environment")))
+        return hands[0].sample(probs, num_episodes, rng)
 
     return chance, payoff, play
 
@@ -169,7 +192,13 @@ class EnvironmentSampler:
         return paid
 
     def play(
-        self, tree: GameTree, probs: np.ndarray, num_episodes: int, rng: np.random.Generator
+        self,
+        tree: CompiledTree,
+        probs: np.ndarray,
+        num_episodes: int,
+        rng: np.random.Generator,
+        *,
+        hands: HandSamplerFactory,
     ) -> EpisodeBatch:
         """Play ``num_episodes`` whole hands in the environment, all at once, every seat
         following ``probs``; return what they revealed (counted as episodes and chance draws).
@@ -181,6 +210,9 @@ class EnvironmentSampler:
                 own information sets), rows summing to 1 over legal actions.
             num_episodes: hands to play.
             rng: the agent's generator.
+            hands: builds the hand sampler of a game (``pokerzoo.tree.episodes
+                .environment_hands``); called once, on the first play, with the game that
+                deals with d*, and what it builds stays inside this sampler.
 
         Raises:
             ConfigError: for a tree of another base game, a profile of the wrong shape, a bad
@@ -204,7 +236,9 @@ class EnvironmentSampler:
             num_episodes < 0
         ):
             raise ConfigError(f"num_episodes must be an integer >= 0, got {num_episodes!r}")
-        batch = self._play(tree, np.asarray(probs, dtype=np.float64), int(num_episodes), rng)
+        batch = self._play(
+            tree, np.asarray(probs, dtype=np.float64), int(num_episodes), rng, hands
+        )
         self._counter._episodes += int(num_episodes)
         self._counter._chance_draws += int(batch.chance_slots.size)
         return batch
