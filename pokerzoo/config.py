@@ -107,6 +107,49 @@ def from_mapping(
         raise field_error(typed, err.requirement, err.value) from err  # type: ignore[attr-defined]
 
 
+def with_overrides(
+    cls: type[C],
+    config: C | Mapping[str, Any] | None,
+    overrides: Mapping[str, Any],
+    *,
+    what: str | None = None,
+) -> C:
+    """The config an agent's constructor was given, checked as ``from_mapping`` checks.
+
+    Every agent constructor takes ``config`` and keyword ``overrides`` of its fields and
+    resolves them here, so a direct constructor refuses what ``make_agent`` refuses, with
+    the same one-line message.
+
+    Args:
+        cls: the config dataclass.
+        config: a ``cls``, a mapping of its fields, or ``None`` for the defaults.
+        overrides: fields replacing ``config``'s.
+        what: how errors call the config (default: the class name).
+
+    Raises:
+        ConfigError: a ``config`` of another type, unknown names, wrong types or ranges.
+
+    >>> from pokerzoo.components.uct_config import UCTConfig
+    >>> with_overrides(UCTConfig, UCTConfig(threshold=50), {"max_simulations": 100}).threshold
+    50
+    >>> with_overrides(UCTConfig, None, {"max_simulation": 10}, what="UCT")
+    Traceback (most recent call last):
+    ...
+    pokerzoo.errors.ConfigError: unknown parameter 'max_simulation' for UCT (did you mean ...
+    """
+    if isinstance(config, cls):
+        if not overrides:
+            return config
+        base = {f.name: getattr(config, f.name) for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+                if f.init}
+    elif config is None or isinstance(config, Mapping):
+        base = dict(config or {})
+    else:
+        raise ConfigError(f"config must be a {cls.__name__} (or a mapping of its fields), "
+                          f"got {config!r}")
+    return from_mapping(cls, {**base, **overrides}, what=what)
+
+
 def normalise(obj: Any) -> None:
     """Check and normalise every field of the frozen dataclass ``obj`` against its annotation.
 

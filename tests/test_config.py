@@ -17,7 +17,7 @@ from pokerzoo.agents.nfsp.config import (
     ReplayConfig,
 )
 from pokerzoo.components.uct_config import UCTConfig
-from pokerzoo.config import check, from_mapping
+from pokerzoo.config import check, from_mapping, with_overrides
 from pokerzoo.errors import ConfigError
 
 
@@ -168,3 +168,15 @@ def test_presets_and_mode_switches():
     uct = plt.with_params(best_response="uct", uct_simulations=100, uct_threshold=80)
     assert uct.best_response == UCTConfig(max_simulations=100, threshold=80)
     assert uct.with_params(best_response="dqn").best_response == DQNConfig()
+
+
+def test_with_overrides_checks_overrides_and_the_config_it_is_given() -> None:
+    base = Outer(sizes=(1, 2))
+    assert with_overrides(Outer, base, {}) is base
+    assert with_overrides(Outer, None, {}) == Outer()
+    assert with_overrides(Outer, base, {"sizes": [3]}) == Outer(sizes=(3,))
+    assert with_overrides(Outer, {"sizes": [3]}, {}) == Outer(sizes=(3,))
+    with pytest.raises(ConfigError, match=r"unknown parameter 'sizse' for the agent \(did you"):
+        with_overrides(Outer, base, {"sizse": (1,)}, what="the agent")
+    with pytest.raises(ConfigError, match="config must be a Outer"):
+        with_overrides(Outer, Inner(), {})

@@ -6,6 +6,7 @@ Each case here was reproduced on main before the fix (bare ``TypeError``/``KeyEr
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 
@@ -270,6 +271,69 @@ def test_make_agent_lists_valid_parameters_and_lets_bugs_through(monkeypatch) ->
     monkeypatch.setattr(full_width.CFRSolver, "__init__", broken)
     with pytest.raises(TypeError, match="a bug inside"):
         make_agent("cfr", game)
+
+
+def _constructors() -> list[tuple[str, type, str, str, object]]:
+    """(registry name, its class, a field of its config, a wrong value for that field)."""
+    from pokerzoo.agents.cfr.full_width import CFRPlus, CFRSolver
+    from pokerzoo.agents.cfr.mccfr import MCCFRSolver
+    from pokerzoo.agents.fictitious import FictitiousPlaySolver
+    from pokerzoo.agents.unknown_env.fsp import FSP
+    from pokerzoo.agents.unknown_env.mccfr_os import MCCFROS
+    from pokerzoo.agents.unknown_env.model_based import ModelBasedAgent
+    from pokerzoo.agents.unknown_env.psrlcfr import PSRLCFR
+
+    return [
+        ("cfr", CFRSolver, "linear_averaging", "yes"),
+        ("cfr+", CFRPlus, "discount", (1.0, "x", 2.0)),
+        ("mccfr-es", MCCFRSolver, "exploration", "0.6"),
+        ("xfp", FictitiousPlaySolver, "normalise_beliefs", 1),
+        ("vcfr", ModelBasedAgent, "normalise_gain", "yes"),
+        ("psrlcfr", PSRLCFR, "cfr", 3),
+        ("fsp-unknown", FSP, "eta", "x"),
+        ("mccfr-os-unknown", MCCFROS, "epsilon", None),
+    ]
+
+
+def _error(build) -> str:
+    with pytest.raises(ConfigError) as info:
+        build()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_constructors_refuse_what_make_agent_refuses_with_its_message(case: int) -> None:
+    name, cls, field, bad = _constructors()[case]
+    game = load_game("unknown_kuhn_poker" if name in ("vcfr", "psrlcfr", "fsp-unknown",
+                                                      "mccfr-os-unknown") else "kuhn_poker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wrong = _error(lambda: make_agent(name, game, **{field: bad}))
+        assert field in wrong and "\n" not in wrong
+        assert _error(lambda: cls(game, **{field: bad})) == wrong
+        unknown = _error(lambda: make_agent(name, game, bogus=1))
+        assert "'bogus'" in unknown and "valid parameters are" in unknown
+        assert _error(lambda: cls(game, bogus=1)) == unknown
+        if "config" in inspect.signature(cls).parameters:  # CFRPlus fixes its config
+            assert "config must be a" in _error(lambda: cls(game, config=3))
+
+
+def test_nfsp_constructor_refuses_what_make_agent_refuses() -> None:
+    pytest.importorskip("torch")
+    from pokerzoo.agents.nfsp.agent import NFSP
+
+    game = load_game("kuhn_poker")
+    for params in ({"eta": "x"}, {"bogus": 1}):
+        assert _error(lambda p=params: NFSP(game, **p)) == _error(
+            lambda p=params: make_agent("nfsp", game, **p))
+
+
+def test_the_registry_builds_through_the_constructors_so_their_parameters_are_not_its() -> None:
+    game = load_game("kuhn_poker")
+    for name, extra in [("cfr", {"tree": None}), ("mccfr-os", {"rng": None}),
+                        ("xfp", {"initial": None})]:
+        with pytest.raises(ConfigError, match="unknown parameter"):
+            make_agent(name, game, **extra)
 
 
 def test_run_cli_catches_only_input_errors(capsys) -> None:

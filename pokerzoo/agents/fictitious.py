@@ -44,6 +44,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -52,6 +53,7 @@ import numpy as np
 from pokerzoo.agents.base import check_units
 from pokerzoo.agents.fictitious_kernels import run_iterations, work_arrays
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.config import normalise, with_overrides
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.evaluation.perfect import BELIEF_MODES, node_beliefs
 from pokerzoo.games.base import ConfigError, Game
@@ -88,6 +90,7 @@ class FPConfig:
     instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
+        normalise(self)
         for name, value, allowed in [
             ("continuation", self.continuation, ("current", "best_response")),
             ("step", self.step, ("realization", "behavioural")),
@@ -120,10 +123,13 @@ class FictitiousPlaySolver(TabularSolver):
 
     Args:
         game: the game to solve (its tree must fit in memory).
-        config: an ``FPConfig`` (default BUFP(X)); keyword ``overrides`` replace its fields.
+        config: an ``FPConfig`` (default BUFP(X)) or a mapping of its fields; keyword
+            ``overrides`` replace its fields (both checked: ``ConfigError`` names a wrong one
+            and what it allows).
         tree: a tree already built for ``game``, to avoid rebuilding it.
         initial: the starting profile (default uniform), any ``[num_infosets, num_actions]``
             array or ``TabularPolicy`` aligned with the tree.
+        name: the agent's name (default: the class's), as the registry names its presets.
     """
 
     name: str = "fictitious-play"
@@ -132,12 +138,15 @@ class FictitiousPlaySolver(TabularSolver):
     def __init__(
         self,
         game: Game,
-        config: FPConfig | None = None,
+        config: FPConfig | Mapping[str, Any] | None = None,
         tree: GameTree | None = None,
         initial: TabularPolicy | np.ndarray | None = None,
+        *,
+        name: str | None = None,
         **overrides: Any,
     ) -> None:
-        super().__init__(game, config if config is not None else FPConfig(), tree, **overrides)
+        config = with_overrides(FPConfig, config, overrides, what="fictitious-play")
+        super().__init__(game, config, tree, name)
         t = self.tree
         mask = t.infoset_mask
         if initial is None:
@@ -205,7 +214,5 @@ def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> Fictit
     if preset not in FP_PRESETS:
         raise unknown_name("fictitious-play preset", preset, FP_PRESETS)
     del seed  # full-width fictitious play is deterministic
-    config = FPConfig.from_params(**{**dataclasses.asdict(FP_PRESETS[preset]), **params})
-    solver = FictitiousPlaySolver(game, config)
-    solver.name = preset
-    return solver
+    config = {**dataclasses.asdict(FP_PRESETS[preset]), **params}
+    return FictitiousPlaySolver(game, config, name=preset)

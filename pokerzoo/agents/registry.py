@@ -12,13 +12,15 @@ agent imports only the CFR family.
 ['nfsp', 'nfsp-per', 'nfsp-plt']
 >>> agent_spec("vcfr").unknown_only
 True
+>>> distributed_agents()
+['deep-cfr', 'deep-gxfp', 'nfsp', 'nfsp-per', 'nfsp-plt']
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -40,7 +42,8 @@ class AgentSpec:
     name: str
     entry_point: str
     """``"module:attribute"`` of the factory: ``factory(preset, game, seed=..., **params)`` when
-    ``preset`` is set, else ``factory(game, seed=..., **params)``; it returns an ``Agent``."""
+    ``preset`` is set, else ``factory(game, seed=..., **params)``; it returns an ``Agent`` named
+    ``name`` (the preset names the agent it builds; other agents' classes carry the name)."""
     units: str
     """What one ``iterate`` unit is: one of ``UNITS``."""
     description: str
@@ -58,6 +61,13 @@ class AgentSpec:
     any_size: bool = False
     """Whether it trains on games whose tree does not fit (hold'em): it learns from sampled
     hands or traversals of states, not from the compiled tree."""
+    distributed: bool = False
+    """Whether its factory takes ``workers`` and ``executor`` (``pokerzoo.parallel``): rollout
+    or traversal workers, in this process or on Ray (``--workers``, ``--ray-address``)."""
+    oracle: bool = False
+    """Whether it can be asked to solve an unknown-environment game's hidden true model d*
+    (its config's ``oracle`` field: an oracle baseline, built from the environment game
+    rather than an agent's view of it)."""
 
     def __post_init__(self) -> None:
         entry_points.split(self.entry_point)
@@ -84,6 +94,16 @@ class AgentSpec:
         """The config dataclass named by ``config`` (imports its module), or ``None``."""
         return None if self.config is None else entry_points.load(self.config)
 
+    def wants_oracle(self, params: Mapping[str, Any]) -> bool:
+        """Whether agent parameters ``params`` ask it for the hidden true model d*
+        (``oracle=True``), so that it must be built from the environment game; never for an
+        agent without the ``oracle`` ability (``make_agent`` then refuses the parameter).
+
+        >>> agent_spec("cfr+").wants_oracle({"oracle": True}), agent_spec("nfsp").wants_oracle({})
+        (True, False)
+        """
+        return self.oracle and bool(params.get("oracle", False))
+
 
 _CFR = "pokerzoo.agents.cfr.full_width"
 _MCCFR = "pokerzoo.agents.cfr.mccfr"
@@ -95,24 +115,24 @@ _UNKNOWN = "pokerzoo.agents.unknown_env"
 
 def _cfr(name: str, description: str) -> AgentSpec:
     return AgentSpec(name, f"{_CFR}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_CFR}:CFRConfig", preset=name)
+                     config=f"{_CFR}:CFRConfig", preset=name, oracle=True)
 
 
 def _mccfr(name: str, description: str) -> AgentSpec:
     return AgentSpec(name, f"{_MCCFR}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_MCCFR}:MCCFRConfig", preset=name)
+                     config=f"{_MCCFR}:MCCFRConfig", preset=name, oracle=True)
 
 
 def _fp(name: str, description: str) -> AgentSpec:
     return AgentSpec(name, f"{_FP}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_FP}:FPConfig", preset=name)
+                     config=f"{_FP}:FPConfig", preset=name, oracle=True)
 
 
 def _nfsp(name: str, description: str) -> AgentSpec:
     # The network policy is tabularised for exact scoring when the game's tree is small.
     return AgentSpec(name, f"{_NFSP}.agent:make_preset", "episodes", description, tabular=True,
                      config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",),
-                     any_size=True)
+                     any_size=True, distributed=True)
 
 
 def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
@@ -120,7 +140,7 @@ def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
     # hold'em they traverse batches of states instead and are scored by matches (and LBR).
     return AgentSpec(name, f"{_DEEP}.{preset}:make_preset", "iterations", description,
                      tabular=True, config=f"{_DEEP}.{preset}:{config}", preset=name,
-                     requires=("torch",), any_size=True)
+                     requires=("torch",), any_size=True, distributed=True)
 
 
 def _unknown(name: str, description: str, module: str, config: str,
@@ -189,6 +209,11 @@ AGENTS = _by_name(_TABLE)
 def registered_agents() -> dict[str, AgentSpec]:
     """All agent specs by name, from the table (imports no family module)."""
     return dict(AGENTS)
+
+
+def distributed_agents() -> list[str]:
+    """The agents that take workers (``AgentSpec.distributed``), sorted (imports nothing)."""
+    return sorted(name for name, spec in AGENTS.items() if spec.distributed)
 
 
 def agent_spec(name: str) -> AgentSpec:

@@ -37,8 +37,14 @@ class TabularSolver(Agent):
     _state_arrays: ClassVar[tuple[str, ...]] = ()
     """Attributes holding ``[num_infosets, num_actions]`` arrays saved in checkpoints."""
 
-    def __init__(self, game: Game, config: Any, tree: GameTree | None, **overrides: Any) -> None:
-        self.config = dataclasses.replace(config, **overrides) if overrides else config
+    def __init__(
+        self, game: Game, config: Any, tree: GameTree | None, name: str | None = None
+    ) -> None:
+        self.config = config
+        """The family's config, checked by ``pokerzoo.config.with_overrides`` (subclasses
+        resolve their ``config`` and keyword overrides there before calling this)."""
+        if name is not None:  # the registry's name for this preset (what checkpoints record)
+            self.name = name
         self.game = game
         # Unknown-environment games: the believed model unless the config asks for the oracle
         # d* (pokerzoo.agents.solver_tree says which, in ``solves``, the log and the repr).

@@ -45,7 +45,7 @@ def game_view_name(agent: str, agent_params: dict[str, Any], game: Game) -> str:
     """The view of ``game`` that ``train.py`` hands agent ``agent``: the game itself unless
     its model is hidden; then the oracle's full game, or a view without d* (an interaction
     view for learners that learn by playing)."""
-    if not hasattr(game, "agent_view") or agent_params.get("oracle"):
+    if not hasattr(game, "agent_view") or agent_spec(agent).wants_oracle(agent_params):
         return "full"
     return "interactive" if agent_spec(agent).units in SAMPLING_UNITS else "agent"
 

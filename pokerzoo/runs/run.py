@@ -6,13 +6,17 @@ files are described in ``pokerzoo.runs.folder``.
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from pathlib import Path
 from typing import Any, cast
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.registry import agent_spec, make_agent, registered_agents
+from pokerzoo.agents.registry import (
+    agent_spec,
+    distributed_agents,
+    make_agent,
+    registered_agents,
+)
 from pokerzoo.checkpoint import CHECKPOINT_FILE
 from pokerzoo.errors import TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
@@ -141,11 +145,9 @@ def _executor(config: RunConfig) -> Executor | None:
     if config.workers is not None:
         check_workers(config.workers, "--workers")
     wants = not (config.ray_address is None and config.workers in (None, 1))
-    if wants and "executor" not in inspect.signature(agent_spec(config.agent).factory).parameters:
-        able = sorted(n for n, s in registered_agents().items()
-                      if "executor" in inspect.signature(s.factory).parameters)
+    if wants and not agent_spec(config.agent).distributed:
         raise ConfigError(f"agent {config.agent!r} runs in one process; --workers and "
-                          f"--ray-address apply to {', '.join(able)}")
+                          f"--ray-address apply to {', '.join(distributed_agents())}")
     return executor_from_flags(config.workers, config.ray_address)
 
 

@@ -4,6 +4,7 @@ family (or torch) before an agent of that family is built."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pokerzoo.agents.registry import (
     UNITS,
     AgentSpec,
     agent_spec,
+    distributed_agents,
     make_agent,
     registered_agents,
 )
@@ -67,6 +69,22 @@ def test_spec_fields() -> None:
         assert spec.tabular, name
     assert agent_spec("cfr+").units == "iterations"
     assert agent_spec("nfsp-plt").units == "episodes"
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_abilities_in_the_table_are_what_the_agents_accept(name: str) -> None:
+    spec = agent_spec(name)
+    accepted = inspect.signature(spec.factory).parameters
+    assert spec.distributed == ("executor" in accepted and "workers" in accepted)
+    fields = {f.name for f in dataclasses.fields(spec.config_class)}
+    assert spec.oracle == ("oracle" in fields)
+    assert spec.wants_oracle({"oracle": True}) == spec.oracle
+    assert not spec.wants_oracle({}) and not spec.wants_oracle({"oracle": False})
+
+
+def test_distributed_agents_are_the_rows_that_take_workers() -> None:
+    assert distributed_agents() == sorted(n for n, s in AGENTS.items() if s.distributed)
+    assert "nfsp" in distributed_agents() and "cfr" not in distributed_agents()
 
 
 def test_no_ghost_names() -> None:

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,6 +24,7 @@ import numpy as np
 from pokerzoo.agents.base import check_units
 from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations, with_payoffs
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.config import normalise, with_overrides
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
@@ -46,6 +48,7 @@ class CFRConfig:
     instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
+        normalise(self)
         if self.discount is not None:
             if len(self.discount) != 3:
                 raise ConfigError(f"discount must be (alpha, beta, gamma), got {self.discount!r}")
@@ -71,9 +74,11 @@ class CFRSolver(TabularSolver):
 
     Args:
         game: the game to solve (its tree must fit in memory).
-        config: a ``CFRConfig``; keyword ``overrides`` replace its fields.
+        config: a ``CFRConfig`` (or a mapping of its fields); keyword ``overrides`` replace
+            its fields (both checked: ``ConfigError`` names a wrong one and what it allows).
         tree: a tree already built for ``game`` (e.g. from a believed model), to avoid
             rebuilding it.
+        name: the agent's name (default: the class's), as the registry names its presets.
     """
 
     name: str = "cfr-family"
@@ -82,11 +87,14 @@ class CFRSolver(TabularSolver):
     def __init__(
         self,
         game: Game,
-        config: CFRConfig | None = None,
+        config: CFRConfig | Mapping[str, Any] | None = None,
         tree: GameTree | None = None,
+        *,
+        name: str | None = None,
         **overrides: Any,
     ) -> None:
-        super().__init__(game, config if config is not None else CFRConfig(), tree, **overrides)
+        super().__init__(game, with_overrides(CFRConfig, config, overrides, what="CFR"), tree,
+                         name)
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)
@@ -187,7 +195,4 @@ def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> CFRSol
     if preset not in CFR_PRESETS:
         raise unknown_name("CFR preset", preset, CFR_PRESETS)
     del seed  # full-width CFR is deterministic
-    config = CFRConfig.from_params(**{**dataclasses.asdict(CFR_PRESETS[preset]), **params})
-    solver = CFRSolver(game, config)
-    solver.name = preset
-    return solver
+    return CFRSolver(game, {**dataclasses.asdict(CFR_PRESETS[preset]), **params}, name=preset)

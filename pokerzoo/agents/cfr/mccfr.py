@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ import numpy as np
 from pokerzoo.agents.base import check_units
 from pokerzoo.agents.cfr import mccfr_kernels as K
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
+from pokerzoo.config import normalise, with_overrides
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
@@ -48,6 +50,7 @@ class MCCFRConfig:
     instead of the believed model (prior or posterior mean); see ``pokerzoo.agents.solver_tree``."""
 
     def __post_init__(self) -> None:
+        normalise(self)
         if self.sampling not in ("outcome", "external"):
             raise ConfigError(f"sampling must be 'outcome' or 'external', got {self.sampling!r}")
         if not 0.0 <= self.exploration <= 1.0:
@@ -67,10 +70,12 @@ class MCCFRSolver(TabularSolver):
 
     Args:
         game: the game to solve (its tree must fit in memory).
-        config: an ``MCCFRConfig``; keyword ``overrides`` replace its fields.
+        config: an ``MCCFRConfig`` (or a mapping of its fields); keyword ``overrides`` replace
+            its fields (both checked: ``ConfigError`` names a wrong one and what it allows).
         seed: seed of the solver's ``numpy.random.Generator`` (or pass ``rng``).
         tree: a tree already built for ``game``.
         rng: a Generator to use instead of seeding one.
+        name: the agent's name (default: the class's), as the registry names its presets.
     """
 
     name: str = "mccfr"
@@ -79,13 +84,16 @@ class MCCFRSolver(TabularSolver):
     def __init__(
         self,
         game: Game,
-        config: MCCFRConfig | None = None,
+        config: MCCFRConfig | Mapping[str, Any] | None = None,
         seed: int | None = 0,
         tree: GameTree | None = None,
         rng: np.random.Generator | None = None,
+        *,
+        name: str | None = None,
         **overrides: Any,
     ) -> None:
-        super().__init__(game, config if config is not None else MCCFRConfig(), tree, **overrides)
+        super().__init__(game, with_overrides(MCCFRConfig, config, overrides, what="MCCFR"), tree,
+                         name)
         self.rng = rng if rng is not None else np.random.default_rng(seed)
         shape = self.tree.infoset_mask.shape
         self.regrets = np.zeros(shape)
@@ -153,7 +161,5 @@ def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> MCCFRS
     config fields."""
     if preset not in MCCFR_PRESETS:
         raise unknown_name("MCCFR preset", preset, MCCFR_PRESETS)
-    config = MCCFRConfig.from_params(**{"sampling": MCCFR_PRESETS[preset].sampling, **params})
-    solver = MCCFRSolver(game, config, seed=seed)
-    solver.name = preset
-    return solver
+    config = {**dataclasses.asdict(MCCFR_PRESETS[preset]), **params}
+    return MCCFRSolver(game, config, seed=seed, name=preset)

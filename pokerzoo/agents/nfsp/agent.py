@@ -58,7 +58,8 @@ class NFSP(Agent):
 
     Args:
         game: the game to play (any pokerzoo game).
-        config: hyperparameters; keyword ``overrides`` replace fields.
+        config: hyperparameters; keyword ``overrides`` replace fields (checked as
+            ``NFSPConfig.with_params`` checks them: ``ConfigError`` names a wrong one).
         seed: seeds networks, buffers, the env and every random choice.
         tree: a compiled tree of ``game`` for ``average_policy()`` (built on first use).
         workers: rollout workers (``agents.nfsp.rollout``): 1 plays and learns here, step by
@@ -66,6 +67,7 @@ class NFSP(Agent):
             here from what they send (reproducible for a fixed N).
         executor: where the workers run (a ``pokerzoo.parallel.Executor``, e.g.
             ``pokerzoo.distributed.connect()``; default: in this process, one after another).
+        name: the agent's name (default: the class's), as the registry names its presets.
     """
 
     name: str = "nfsp"
@@ -79,10 +81,13 @@ class NFSP(Agent):
         *,
         workers: int = 1,
         executor: Executor | None = None,
+        name: str | None = None,
         **overrides: Any,
     ) -> None:
         base = config if config is not None else NFSPConfig()
         self.config = base.with_params(**overrides) if overrides else base
+        if name is not None:  # the registry's name for this preset (what checkpoints record)
+            self.name = name
         self.workers = check_workers(workers)
         if self.workers > 1 and self.config.best_response_kind == "uct":
             raise ConfigError("rollout workers play the DQN best response; the UCT best "
@@ -412,6 +417,4 @@ def make_preset(
     if preset not in PRESETS:
         raise unknown_name("NFSP preset", preset, PRESETS)
     config = NFSPConfig.from_params(**PRESETS[preset]).with_params(**params)
-    agent = NFSP(game, config, seed=seed, workers=workers, executor=executor)
-    agent.name = preset
-    return agent
+    return NFSP(game, config, seed=seed, workers=workers, executor=executor, name=preset)

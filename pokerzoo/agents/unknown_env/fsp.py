@@ -51,7 +51,7 @@ import numpy as np
 
 from pokerzoo.agents.tabular import config_from_params
 from pokerzoo.agents.unknown_env.base import UnknownEnvAgent
-from pokerzoo.config import check
+from pokerzoo.config import check, with_overrides
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.unknown.model import EpisodeBatch
@@ -194,7 +194,8 @@ class FSP(UnknownEnvAgent):
 
     Args:
         game: the interaction view (or the environment game ``load_game`` returns).
-        config: an ``FSPConfig``; keyword ``overrides`` replace its fields.
+        config: an ``FSPConfig`` (or a mapping of its fields); keyword ``overrides`` replace
+            its fields (both checked: ``ConfigError`` names a wrong one).
         seed: seed of the agent's generator.
 
     Attributes:
@@ -204,11 +205,13 @@ class FSP(UnknownEnvAgent):
     name = "fsp-unknown"
 
     def __init__(
-        self, game: Game, config: FSPConfig | None = None, seed: int = 0, **overrides: Any
+        self,
+        game: Game,
+        config: FSPConfig | Mapping[str, Any] | None = None,
+        seed: int = 0,
+        **overrides: Any,
     ) -> None:
-        config = config if config is not None else FSPConfig()
-        if overrides:
-            config = FSPConfig.from_params(**{**dataclasses.asdict(config), **overrides})
+        config = with_overrides(FSPConfig, config, overrides, what="FSP")
         super().__init__(game, seed, config.episodes_per_round)
         if self.tree.num_players != 2:
             raise ConfigError(f"FSP is for two-player games, got {self.tree.num_players}")
@@ -353,4 +356,4 @@ class FSP(UnknownEnvAgent):
 
 def make_agent(game: Game, seed: int = 0, **params: Any) -> FSP:
     """The registry's FSP baseline on an unknown game, ``params`` its config fields."""
-    return FSP(game, FSPConfig.from_params(**params), seed=seed)
+    return FSP(game, params, seed=seed)

@@ -46,7 +46,7 @@ import numpy as np
 
 from pokerzoo.agents.tabular import config_from_params
 from pokerzoo.agents.unknown_env.base import UnknownEnvAgent
-from pokerzoo.config import check
+from pokerzoo.config import check, with_overrides
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.unknown.model import EpisodeBatch
@@ -140,7 +140,8 @@ class MCCFROS(UnknownEnvAgent):
 
     Args:
         game: the interaction view (or the environment game ``load_game`` returns).
-        config: an ``MCCFROSConfig``; keyword ``overrides`` replace its fields.
+        config: an ``MCCFROSConfig`` (or a mapping of its fields); keyword ``overrides``
+            replace its fields (both checked: ``ConfigError`` names a wrong one).
         seed: seed of the agent's generator.
 
     Attributes:
@@ -151,11 +152,13 @@ class MCCFROS(UnknownEnvAgent):
     name = "mccfr-os-unknown"
 
     def __init__(
-        self, game: Game, config: MCCFROSConfig | None = None, seed: int = 0, **overrides: Any
+        self,
+        game: Game,
+        config: MCCFROSConfig | Mapping[str, Any] | None = None,
+        seed: int = 0,
+        **overrides: Any,
     ) -> None:
-        config = config if config is not None else MCCFROSConfig()
-        if overrides:
-            config = MCCFROSConfig.from_params(**{**dataclasses.asdict(config), **overrides})
+        config = with_overrides(MCCFROSConfig, config, overrides, what="MCCFR-OS")
         # One hand per round, the traverser alternating: each hand's profile is built from the
         # newest regrets (OpenSpiel's order), and no two hands share a round.
         super().__init__(game, seed, episodes_per_round=1)
@@ -217,4 +220,4 @@ class MCCFROS(UnknownEnvAgent):
 
 def make_agent(game: Game, seed: int = 0, **params: Any) -> MCCFROS:
     """The registry's MCCFR-OS baseline on an unknown game, ``params`` its config fields."""
-    return MCCFROS(game, MCCFROSConfig.from_params(**params), seed=seed)
+    return MCCFROS(game, params, seed=seed)

@@ -61,6 +61,7 @@ from pokerzoo.agents.tabular import config_from_params
 from pokerzoo.agents.unknown_env.base import UnknownEnvAgent
 from pokerzoo.agents.unknown_env.beliefs import believed_numbers, predictive_rewards
 from pokerzoo.agents.unknown_env.payoffs import ModelPayoffs
+from pokerzoo.config import normalise, with_overrides
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
@@ -121,6 +122,7 @@ class ModelBasedConfig:
     """The BNN's ``BNNConfig`` (a mapping of its fields is accepted)."""
 
     def __post_init__(self) -> None:
+        normalise(self)
         for name, value, allowed in [
             ("solver", self.solver, SOLVERS),
             ("information_gain", self.information_gain, GAINS),
@@ -172,19 +174,26 @@ class ModelBasedAgent(UnknownEnvAgent):
 
     Args:
         game: the interaction view (or the environment game ``load_game`` returns).
-        config: a ``ModelBasedConfig``; keyword ``overrides`` replace its fields.
+        config: a ``ModelBasedConfig`` (or a mapping of its fields); keyword ``overrides``
+            replace its fields (both checked: ``ConfigError`` names a wrong one).
         seed: seed of the agent's generator (and of its BNN).
+        name: the agent's name (default: the class's), as the registry names its presets.
     """
 
     name = "model-based"
 
     def __init__(
-        self, game: Game, config: ModelBasedConfig | None = None, seed: int = 0,
+        self,
+        game: Game,
+        config: ModelBasedConfig | Mapping[str, Any] | None = None,
+        seed: int = 0,
+        *,
+        name: str | None = None,
         **overrides: Any,
     ) -> None:
-        config = config if config is not None else ModelBasedConfig()
-        if overrides:
-            config = ModelBasedConfig.from_params(**{**_fields(config), **overrides})
+        config = with_overrides(ModelBasedConfig, config, overrides, what="model-based agent")
+        if name is not None:  # the registry's name for this preset (what checkpoints record)
+            self.name = name
         super().__init__(game, seed, config.episodes_per_round)
         self.config = config
         self.payoffs = ModelPayoffs(self.tree)
@@ -333,7 +342,5 @@ def make_preset(preset: str, game: Game, seed: int = 0, **params: Any) -> ModelB
     overriding its config fields."""
     if preset not in MODEL_BASED_PRESETS:
         raise unknown_name("model-based preset", preset, MODEL_BASED_PRESETS)
-    config = ModelBasedConfig.from_params(**{**MODEL_BASED_PRESETS[preset], **params})
-    agent = ModelBasedAgent(game, config, seed=seed)
-    agent.name = preset
-    return agent
+    config = {**MODEL_BASED_PRESETS[preset], **params}
+    return ModelBasedAgent(game, config, seed=seed, name=preset)

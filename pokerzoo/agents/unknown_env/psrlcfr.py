@@ -36,6 +36,7 @@ from pokerzoo.agents.tabular import config_from_params
 from pokerzoo.agents.unknown_env.base import UnknownEnvAgent
 from pokerzoo.agents.unknown_env.beliefs import believed_numbers
 from pokerzoo.agents.unknown_env.payoffs import ModelPayoffs
+from pokerzoo.config import normalise, with_overrides
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import best_actions_for_payoffs
 from pokerzoo.games.base import Game
@@ -49,6 +50,7 @@ class PSRLCFRConfig:
     """A key of ``CFR_PRESETS`` (the paper runs vanilla CFR)."""
 
     def __post_init__(self) -> None:
+        normalise(self)
         if self.cfr not in CFR_PRESETS:
             raise ConfigError(f"cfr must be one of {sorted(CFR_PRESETS)}, got {self.cfr!r}")
 
@@ -62,17 +64,25 @@ class PSRLCFR(UnknownEnvAgent):
 
     Args:
         game: the interaction view (or the environment game ``load_game`` returns).
-        config: a ``PSRLCFRConfig``.
+        config: a ``PSRLCFRConfig`` (or a mapping of its fields); keyword ``overrides``
+            replace its fields (both checked: ``ConfigError`` names a wrong one).
         seed: seed of the agent's generator.
     """
 
     name = "psrlcfr"
 
-    def __init__(self, game: Game, config: PSRLCFRConfig | None = None, seed: int = 0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        config: PSRLCFRConfig | Mapping[str, Any] | None = None,
+        seed: int = 0,
+        **overrides: Any,
+    ) -> None:
+        config = with_overrides(PSRLCFRConfig, config, overrides, what="PSRLCFR")
         super().__init__(game, seed, episodes_per_round=2)
         if self.tree.num_players != 2:
             raise ConfigError(f"PSRLCFR is for two-player games, got {self.tree.num_players}")
-        self.config = config if config is not None else PSRLCFRConfig()
+        self.config = config
         self.solver = CFRSolver(self.game, CFR_PRESETS[self.config.cfr], tree=self.tree)
         self.payoffs = ModelPayoffs(self.tree)
         form = self.tree.sequence_form
@@ -126,4 +136,4 @@ class PSRLCFR(UnknownEnvAgent):
 
 def make_agent(game: Game, seed: int = 0, **params: Any) -> PSRLCFR:
     """The registry's ``psrlcfr`` agent (``params``: ``PSRLCFRConfig`` fields)."""
-    return PSRLCFR(game, PSRLCFRConfig.from_params(**params), seed=seed)
+    return PSRLCFR(game, params, seed=seed)
