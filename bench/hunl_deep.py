@@ -72,8 +72,9 @@ def agent_params(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def make_deep(name: str, game: Any, args: argparse.Namespace) -> Any:
-    """``DeepCFR(game)`` is the sampled-traversal Deep CFR for hold'em; Deep GXFP's
-    sampled-traversal version is built directly. Both traverse array rows by default."""
+    """``make_agent("deep-cfr", game)`` builds the sampled-traversal Deep CFR for hold'em;
+    Deep GXFP's sampled-traversal version is built directly. Both traverse array rows by
+    default."""
     from pokerzoo.agents.registry import make_agent
 
     if name == "deep-gxfp":

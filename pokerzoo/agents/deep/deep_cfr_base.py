@@ -86,6 +86,7 @@ class DeepCFRConfig(DeepRunFields):
     oscillation leaves it: with full-memory steps on Leduc the strategy network's exact
     NashConv swung between 0.21 and 0.40 over steps 1,000-2,500 at a nearly flat loss, and
     stayed within 0.19-0.21 with the linear decay (``bench/results/deep/leduc_notes.md``)."""
+
     def __post_init__(self) -> None:
         normalise(self)
         super().__post_init__()
@@ -95,7 +96,6 @@ class DeepCFRConfig(DeepRunFields):
         check(self.learning_rate > 0, "learning_rate", "> 0", self.learning_rate)
         check(self.grad_clip > 0, "grad_clip", "> 0", self.grad_clip)
         check(self.regret_scale > 0, "regret_scale", "> 0", self.regret_scale)
-        check(self.torch_threads >= 0, "torch_threads", ">= 0", self.torch_threads)
 
     @classmethod
     def from_params(cls, **params: Any) -> DeepCFRConfig:

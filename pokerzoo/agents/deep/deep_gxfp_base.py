@@ -88,6 +88,7 @@ class DeepGXFPConfig(DeepRunFields):
     """Adam's learning rate ([B]; the author's code too)."""
     grad_clip: float = 1.0
     """Gradient-norm clip ([B])."""
+
     def __post_init__(self) -> None:
         normalise(self)
         super().__post_init__()
