@@ -119,15 +119,20 @@ def game_env_spec(game: Game | type[Game]) -> EnvSpec:
 
 
 def _add_game(cls: type[Game]) -> None:
-    """Give a registered game its derived row, unless a row of that name exists."""
+    """Give a registered game its derived row, unless it has one already."""
     spec = game_env_spec(cls)
-    if spec.name in ENVS:
+    known = ENVS.get(spec.name)
+    if known is not None and known.game == spec.game:
         return
-    clashes = sorted(other.name for other in ENVS.values() if _shared_id(other, spec))
+    clashes = sorted(
+        other.name for other in ENVS.values()
+        if other.name == spec.name or _shared_id(other, spec)
+    )
     if clashes:
         warnings.warn(
-            f"the game {cls.name!r} gets no env: its ids {spec.aec_id!r}, {spec.gym_id!r} are "
-            f"those of {clashes}; declare another game_type.env_version or rename the game",
+            f"the game {cls.name!r} gets no env: its env {spec.name!r} or ids {spec.aec_id!r}, "
+            f"{spec.gym_id!r} are those of {clashes}; declare another game_type.env_version or "
+            "rename the game",
             games.GamePluginWarning, stacklevel=2,
         )
         return
