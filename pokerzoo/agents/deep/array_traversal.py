@@ -41,9 +41,9 @@ from pokerzoo.agents.deep.state_traversal import (
     in_chunks,
 )
 from pokerzoo.config import check
-from pokerzoo.envs.holdem_arrays import NBOARD, HoldemArrays
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
+from pokerzoo.games.holdem.arrays import NBOARD, HoldemArrays
 from pokerzoo.games.holdem.game import ARRAY_BACKEND, HoldemGame
 from pokerzoo.sampling import sample_rows
 
