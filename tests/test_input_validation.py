@@ -318,14 +318,20 @@ def test_constructors_refuse_what_make_agent_refuses_with_its_message(case: int)
             assert "config must be a" in _error(lambda: cls(game, config=3))
 
 
-def test_nfsp_constructor_refuses_what_make_agent_refuses() -> None:
+@pytest.mark.parametrize("name, module, cls, field", [
+    ("nfsp", "pokerzoo.agents.nfsp.agent", "NFSP", "eta"),
+    ("deep-cfr", "pokerzoo.agents.deep.deep_cfr", "DeepCFR", "traversals"),
+    ("deep-gxfp", "pokerzoo.agents.deep.deep_gxfp", "DeepGXFP", "traversals"),
+])
+def test_network_agent_constructors_refuse_what_make_agent_refuses(name, module, cls, field):
     pytest.importorskip("torch")
-    from pokerzoo.agents.nfsp.agent import NFSP
+    import importlib
 
+    agent_class = getattr(importlib.import_module(module), cls)
     game = load_game("kuhn_poker")
-    for params in ({"eta": "x"}, {"bogus": 1}):
-        assert _error(lambda p=params: NFSP(game, **p)) == _error(
-            lambda p=params: make_agent("nfsp", game, **p))
+    for params in ({field: "x"}, {"bogus": 1}):
+        assert _error(lambda p=params: agent_class(game, **p)) == _error(
+            lambda p=params: make_agent(name, game, **p))
 
 
 def test_the_registry_builds_through_the_constructors_so_their_parameters_are_not_its() -> None:

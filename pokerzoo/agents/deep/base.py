@@ -27,7 +27,7 @@ import torch
 
 from pokerzoo.agents.base import Agent, check_units
 from pokerzoo.components.networks import torch_threads
-from pokerzoo.config import check
+from pokerzoo.config import check, with_overrides
 from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
 from pokerzoo.games.base import Game, State
 from pokerzoo.parallel import Executor, check_workers
@@ -112,10 +112,11 @@ def check_saved_game(saved: Mapping[str, Any], game: Game) -> None:
         raise CheckpointError(f"checkpoint is of game {dict(saved)}, this agent plays {ours}")
 
 
-def configured(config: Any, default: Callable[[], Any], overrides: Mapping[str, Any]) -> Any:
-    """``config`` (``default()`` when None) with ``overrides`` replacing its fields."""
-    base = config if config is not None else default()
-    return dataclasses.replace(base, **overrides) if overrides else base
+def configured(config: Any, default: type, overrides: Mapping[str, Any]) -> Any:
+    """``config`` (``default()`` when None) with ``overrides`` replacing its fields, checked
+    by ``pokerzoo.config.with_overrides`` as ``make_agent`` checks them (one ``ConfigError``
+    line naming a wrong field, or an unknown one with the valid ones)."""
+    return with_overrides(default, config, overrides)
 
 
 def resolve_device(device: str) -> torch.device:
