@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pokerzoo.distributed.address import DEFAULT_TIMEOUT_S, check_timeout, parse_address
 from pokerzoo.errors import ConfigError
 from pokerzoo.parallel import Executor, InProcess, check_workers
 
@@ -61,25 +62,38 @@ def connect(
     *,
     max_retries: int = 3,
     num_cpus: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
 ) -> RayExecutor:
     """A Ray executor: ``address`` joins a running cluster (``"auto"``, ``"ray://host:10001"``
     or ``host:6379``); without it a local Ray with ``num_cpus`` (default ``workers``) CPUs is
-    started, unless this process already runs one (then that one is used).
+    started, unless this process already runs one (then that one is used). Ray's start-up
+    lines are not printed (errors are).
 
     Args:
         workers: jobs run at once (default: the cluster's CPUs).
         address: a Ray cluster's address.
         max_retries: how often one job (or one pool call) is repeated after its worker dies.
         num_cpus: CPUs of a local Ray started here.
+        timeout: seconds (default 30) for ``address`` to answer: an address that does not
+            resolve, refuses or stays silent fails within it instead of Ray's minutes of
+            retries (``pokerzoo.distributed.address``; ``"auto"`` is found by Ray itself).
 
     Raises:
-        ConfigError: Ray is not installed, or a bad argument.
+        ConfigError: Ray is not installed, a bad argument, or a cluster that cannot be
+            reached, naming the address and what to check.
     """
+    # Every argument is checked before Ray starts (seconds) or is asked to join a cluster.
     if workers is not None:
         check_workers(workers)
+    if num_cpus is not None:
+        check_workers(num_cpus, "num_cpus")
+    if address is not None:
+        parse_address(address)
+    check_timeout(timeout)
     from pokerzoo.distributed.ray_executor import RayExecutor
 
-    return RayExecutor(workers, address, max_retries=max_retries, num_cpus=num_cpus)
+    return RayExecutor(workers, address, max_retries=max_retries, num_cpus=num_cpus,
+                       timeout=timeout)
 
 
 def executor_for(workers: int | None = None, address: str | None = None) -> Executor | None:

@@ -10,12 +10,14 @@ last accepted call, so the repeated call does exactly what the lost one would ha
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pokerzoo.distributed import require_ray
+from pokerzoo.distributed.address import DEFAULT_TIMEOUT_S, check_timeout, probe_address
 from pokerzoo.errors import ConfigError, PokerzooError, WorkerLostError
 from pokerzoo.parallel import ExecutorStats, check_pool_args, check_workers
 
@@ -65,6 +67,7 @@ class RayExecutor:
             process already runs is used).
         max_retries: how often one job or pool call is repeated after its worker dies.
         num_cpus: CPUs of a local Ray started here (default ``workers``).
+        timeout: seconds to wait for ``address`` to answer before giving up.
     """
 
     def __init__(
@@ -74,19 +77,16 @@ class RayExecutor:
         *,
         max_retries: int = 3,
         num_cpus: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         ray = require_ray()
         self._ray = ray
-        if not isinstance(max_retries, int) or max_retries < 0:
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
             raise ConfigError(f"max_retries must be an integer >= 0, got {max_retries!r}")
         self.max_retries = max_retries
+        timeout = check_timeout(timeout)
         if not ray.is_initialized():
-            if address is not None:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            else:
-                # "local": start one here, never join a cluster found on this machine.
-                ray.init(address="local", num_cpus=num_cpus or workers,
-                         include_dashboard=False, log_to_driver=False)
+            _init_ray(ray, address, num_cpus or workers, timeout)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = check_workers(workers) if workers is not None else max(1, cpus)
         self.stats = ExecutorStats()
@@ -247,6 +247,28 @@ class RayPool:
         for actor in self.actors:
             self.executor._ray.kill(actor)
         self.actors = []
+
+
+def _init_ray(ray: Any, address: str | None, num_cpus: int | None, timeout: float) -> None:
+    """Join the cluster at ``address`` (checked to answer within ``timeout`` first), or start
+    a local Ray of ``num_cpus`` CPUs.
+
+    Ray's own start-up lines (the token it generated, "Started a local Ray instance") are
+    silenced: the driver's "ray" logger shows errors only, and workers' output stays on the
+    workers (``log_to_driver=False``); a job's error still reaches the caller as itself.
+    """
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    if address is None:
+        # "local": start one here, never join a cluster found on this machine.
+        ray.init(address="local", num_cpus=num_cpus, **quiet)
+        return
+    probe_address(address, timeout)
+    try:
+        ray.init(address=address, **quiet)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        # Ray's own refusals (a malformed address, a cluster that answered but refused us).
+        detail = str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(f"cannot connect to the Ray cluster at {address!r}: {detail}") from None
 
 
 def _cause(exc: Any) -> BaseException:

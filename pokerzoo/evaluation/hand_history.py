@@ -3,6 +3,8 @@
 ``HandRecorder(game, path)`` collects finished hands (``record(state, names)``) and writes them
 all when it is closed (``close()``, or the end of a ``with`` block, even one left by an error
 once a hand was recorded), atomically: a finished file appears at ``path`` or nothing does.
+Only a new path or a regular file is written: a symbolic link, folder, named pipe or device
+at ``path`` is refused when the recorder is made, and never replaced.
 The file's suffix chooses the format:
 
 * ``.phhs`` (many hands) or ``.phh`` (one hand): the Poker Hand History format
@@ -16,10 +18,17 @@ The file's suffix chooses the format:
   (``players``, in PokerKit's order: heads-up the big blind first), our seat of each
   (``seats``, from 1), its number (``hand``), the ``finishing_stacks`` and, as the
   user-defined field ``_pokerzoo_game``, the pokerzoo game it was played in. Needs the
-  ``pokerkit`` package.
+  ``pokerkit`` package. PokerKit refuses a rare legal hand of ours, one where short all-ins
+  add up to a full raise and a player who acted before them raises (the TDA rule we follow
+  reopens the betting there; PokerKit's does not): ``record`` raises ``PokerkitMismatch``
+  naming the hand, or, with ``skip_unwritable=True`` (what ``evaluate.py`` and ``play.py``
+  pass), leaves the hand out and counts it in ``summary()``.
 * any other suffix (``.txt``, ``.log``, ...): the plain-text hand log below, for any game
   (Kuhn, Leduc, their unknown-environment versions, and hold'em too); ``read_text_log`` reads
-  it back.
+  it back and checks each hand by replaying it (``pokerzoo.evaluation.text_log``).
+
+Player names are one line of printable text (no control or line-separator characters), so
+that both formats read back.
 
 The plain-text hand log
 -----------------------
@@ -68,20 +77,28 @@ from __future__ import annotations
 
 import itertools
 import os
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from pokerzoo.atomic import check_target, write_atomically
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.text_log import (
+    TEXT_HEADER,
+    LoggedHand,
+    logged_hand,
+    read_text_log,
+    text_block,
+)
 from pokerzoo.games.base import Game, State
 
 PHH_SUFFIXES = (".phh", ".phhs")
 """File suffixes written in the PHH format (hold'em only); any other suffix is a text log."""
-TEXT_HEADER = "# pokerzoo hand log, format 1 (see pokerzoo.evaluation.hand_history)"
+_WHAT = "hand history"
 
 __all__ = [
     "HandRecorder",
@@ -101,30 +118,37 @@ class HandRecorder:
             checks each hand's own game when it is recorded. Hands of other games may be
             recorded too (each hand names its game), within the format's reach.
         path: the file to write; ``.phhs``/``.phh`` for PHH (hold'em), any other suffix for the
-            plain-text log. Its folder must exist.
+            plain-text log. Its folder must exist; the path must be new or a regular file
+            (which is replaced): a symbolic link, folder, named pipe or device is refused.
+        skip_unwritable: keep playing past a hand the format cannot hold (a PHH hand PokerKit
+            refuses to replay, see ``pokerkit_bridge.REOPENING_RULE``) instead of raising:
+            the hand is left out (its number too) and counted in ``skipped``, and
+            ``summary()`` says so. The scripts pass ``True``, so a rare hand does not end a
+            long evaluation.
 
     Raises:
         ConfigError: for a PHH path with a game that is not hold'em (or a limit game with more
-            bets per street than PHH's fixed-limit hold'em allows), or a folder that does not
-            exist.
+            bets per street than PHH's fixed-limit hold'em allows), a folder that does not
+            exist, or a path that is not new or a regular file.
     """
 
-    def __init__(self, game: Game | None, path: str | os.PathLike[str]) -> None:
-        if not isinstance(path, str | os.PathLike):
-            raise ConfigError(f"path must be a file path, got {path!r}")
+    def __init__(
+        self, game: Game | None, path: str | os.PathLike[str], *, skip_unwritable: bool = False
+    ) -> None:
+        # Refused now, before any hand is played: a path that is not new or a regular file.
+        check_target(path, _WHAT)
         self.path = Path(path)
-        if not self.path.name or self.path.is_dir():
-            raise ConfigError(f"{str(path)!r} is a folder; a hand history needs a file name")
-        if not self.path.parent.is_dir():
-            raise ConfigError(
-                f"cannot write hand histories to {str(path)!r}: the folder "
-                f"{str(self.path.parent)!r} does not exist"
-            )
         self.format = "phh" if self.path.suffix.lower() in PHH_SUFFIXES else "text"
         if game is not None and not isinstance(game, Game):
             raise ConfigError(f"game must be a pokerzoo Game or None, got {game!r}")
+        if not isinstance(skip_unwritable, bool):
+            raise ConfigError(f"skip_unwritable must be True or False, got {skip_unwritable!r}")
         self.game = game
+        self.skip_unwritable = skip_unwritable
+        self.skipped: list[str] = []
+        """Why each hand left out was left out (``skip_unwritable``), in order."""
         self._entries: list[Any] = []  # PokerKit HandHistory objects or text blocks
+        self._played = 0  # hands given to record, the skipped ones included: their numbers
         self._pokerkit_games: dict[Game, Any] = {}
         self._closed = False
         if game is not None:
@@ -138,6 +162,14 @@ class HandRecorder:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    def summary(self) -> str:
+        """One line for the user: the hands written, and those left out and why."""
+        line = f"{_hands(self.num_hands)} written to {self.path}"
+        if self.skipped:
+            line += (f"; {_hands(len(self.skipped))} left out that {self.format.upper()} cannot "
+                     f"hold (the first: {self.skipped[0]})")
+        return line
 
     def _check_game(self, game: Game) -> None:
         if self.format != "phh":
@@ -158,9 +190,12 @@ class HandRecorder:
         (default ``"seat s"``). The hand is read now, so ``state`` may change afterwards.
 
         Raises:
-            ConfigError: for an unfinished hand, names that do not fit the seats, a hand the
-                format cannot hold, a second hand for a ``.phh`` file (use ``.phhs``), or a
-                recorder already closed.
+            ConfigError: for an unfinished hand, names that do not fit the seats (or hold
+                control or line-separator characters), a hand the text log cannot hold, a
+                second hand for a ``.phh`` file (use ``.phhs``), or a recorder already closed.
+            PokerkitMismatch: (a ``PokerzooError``) for a hold'em hand PokerKit refuses to
+                replay, so PHH cannot hold it, naming the hand and the action; with
+                ``skip_unwritable`` the hand is left out instead.
         """
         if self._closed:
             raise ConfigError(f"the hand recorder of {str(self.path)!r} is closed")
@@ -175,25 +210,35 @@ class HandRecorder:
         if names is None:
             seat_names = [f"seat {s}" for s in range(n)]
         else:
-            if isinstance(names, str | bytes) or len(names) != n:
+            if not isinstance(names, Sequence) or isinstance(names, str) or len(names) != n:
                 raise ConfigError(f"names must be a sequence of {n} names (one per seat), "
                                   f"got {names!r}")
-            seat_names = [str(name) for name in names]
-            for name in seat_names:
-                if not name.strip() or "\n" in name or "\r" in name:
-                    raise ConfigError(f"a player name must be one non-blank line, got {name!r}")
+            seat_names = [_checked_name(name) for name in names]
         self._check_game(state.game)
+        number = self._played + 1
         if self.format == "phh":
             if self.path.suffix.lower() == ".phh" and self._entries:
                 raise ConfigError(
                     f"{self.path.name}: a .phh file holds one hand; record many hands to a "
                     f".phhs file ({self.path.with_suffix('.phhs').name})"
                 )
-            self._entries.append(self._phh(state, seat_names))
-        else:
-            self._entries.append(_text_block(self.num_hands + 1, state, seat_names))
+            from pokerzoo.games.holdem.pokerkit_bridge import PokerkitMismatch
 
-    def _phh(self, state: State, names: list[str]) -> Any:
+            try:
+                entry = self._phh(state, seat_names, number)
+            except PokerkitMismatch as exc:
+                self._played += 1
+                reason = f"hand {number}: {exc}"
+                if not self.skip_unwritable:
+                    raise PokerkitMismatch(f"{self.path.name}: cannot write {reason}") from None
+                self.skipped.append(reason)
+                return
+        else:
+            entry = text_block(logged_hand(number, state, seat_names))
+        self._played += 1
+        self._entries.append(entry)
+
+    def _phh(self, state: State, names: list[str], number: int) -> Any:
         from pokerkit import HandHistory
 
         from pokerzoo.games.holdem.pokerkit_bridge import (
@@ -222,7 +267,7 @@ class HandRecorder:
             pk,
             players=[names[s] for s in order],
             seats=[s + 1 for s in order],
-            hand=self.num_hands + 1,
+            hand=number,
             finishing_stacks=[game.starting_stacks[s] + ours[s] for s in order],
             _pokerzoo_game=repr(game),
         )
@@ -239,21 +284,14 @@ class HandRecorder:
         return "\n\n".join([TEXT_HEADER, *self._entries]) + "\n"
 
     def close(self) -> Path:
-        """Write every hand recorded to ``path`` (atomically: a temporary file in the same
-        folder, then renamed) and stop recording; closing again does nothing. Returns the
-        path."""
+        """Write every hand recorded to ``path`` (``pokerzoo.atomic.write_atomically``: a
+        temporary file in the same folder, flushed, then renamed; a path that has become a
+        link, folder, pipe or device meanwhile is refused) and stop recording; closing again
+        does nothing. Returns the path."""
         if self._closed:
             return self.path
         self._closed = True
-        text = self.contents()
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, self.path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
-        return self.path
+        return write_atomically(self.path, self.contents(), what=_WHAT)
 
     def __enter__(self) -> HandRecorder:
         return self
@@ -274,6 +312,26 @@ class HandRecorder:
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return f"HandRecorder({str(self.path)!r}, {self.format}, {self.num_hands} hands, {state})"
+
+
+def _hands(n: int) -> str:
+    return f"{n} hand" if n == 1 else f"{n} hands"
+
+
+_UNWRITABLE = ("Cc", "Zl", "Zp", "Cs")  # control, line and paragraph separators, surrogates
+
+
+def _checked_name(name: object) -> str:
+    """``name`` as a player name both formats read back: one non-blank line with no control,
+    line-separator or surrogate characters (``str.splitlines`` splits at some control
+    characters and at U+2028/U+2029; TOML, which PHH is, refuses control characters)."""
+    text = str(name)
+    if not text.strip() or any(unicodedata.category(c) in _UNWRITABLE for c in text):
+        raise ConfigError(
+            f"a player name must be one non-blank line of printable text (no control or "
+            f"line-separator characters), got {text!r}"
+        )
+    return text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,146 +391,3 @@ def record_pairings(
                       for s, name in enumerate(table)]
         head_to_head(game, [policies[name] for name in table], deals, seed=seed + k,
                      recorder=recorder, names=seat_names)
-
-
-# ---------------------------------------------------------------------------------------------
-# The plain-text hand log
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LoggedHand:
-    """One hand of a plain-text hand log, as ``read_text_log`` returns it."""
-
-    number: int
-    game: str
-    """The game, as ``repr(game)``."""
-    names: list[str]
-    private_cards: list[list[str]]
-    """Each seat's private cards, by name."""
-    board: list[str]
-    rounds: list[list[tuple[int, str]]]
-    """Per betting round, ``(seat, action name)`` in order."""
-    payoffs: list[float]
-    history: list[int]
-    """Every action id, chance outcomes included: replays the hand."""
-
-
-def _text_block(number: int, state: State, names: list[str]) -> str:
-    game = state.game
-    history = state.history()
-    replay = game.new_initial_state()
-    rounds: list[list[str]] = [[]]
-    for a in history:
-        if replay.is_chance_node():
-            # A deal after some betting starts the next round (a flop of three deals, one).
-            if rounds[-1]:
-                rounds.append([])
-        else:
-            name = replay.action_to_string(a)
-            if "," in name or "\n" in name:
-                raise ConfigError(f"{game.name}'s action name {name!r} cannot go in a text log "
-                                  "(names must not hold commas or line breaks)")
-            rounds[-1].append(f"{replay.current_player()} {name}")
-        replay.apply_action(a)
-    while rounds and not rounds[-1]:
-        rounds.pop()
-    cards = state.private_cards()
-    board = state.public_state()["public_cards"]
-    lines = [f"hand: {number}", f"game: {game!r}"]
-    lines += [
-        f"seat {s}: {name} [{' '.join(game.card_to_string(c) for c in cards[s])}]"
-        for s, name in enumerate(names)
-    ]
-    lines.append(f"board: [{' '.join(game.card_to_string(c) for c in board)}]")
-    lines += [f"round {r + 1}: {', '.join(actions)}" for r, actions in enumerate(rounds)]
-    lines.append("payoffs: " + " ".join(f"{float(x):+}" for x in state.returns()))
-    lines.append("history: " + " ".join(str(a) for a in history))
-    return "\n".join(lines)
-
-
-def _cards_field(text: str, where: str) -> list[str]:
-    if not (text.startswith("[") and text.endswith("]")):
-        raise ConfigError(f"{where}: expected cards in brackets like [K] or [As Kd], got {text!r}")
-    return text[1:-1].split()
-
-
-def _parse_block(lines: list[tuple[int, str]], source: str) -> LoggedHand:
-    fields: dict[str, str] = {}
-    seats: list[tuple[str, list[str]]] = []
-    rounds: list[list[tuple[int, str]]] = []
-    for lineno, line in lines:
-        where = f"{source}, line {lineno}"
-        key, sep, value = line.partition(": ")
-        if not sep:
-            key, sep, value = line.partition(":")
-        if not sep:
-            raise ConfigError(f"{where}: expected 'key: value', got {line!r}")
-        if key.startswith("seat "):
-            if key != f"seat {len(seats)}":
-                raise ConfigError(f"{where}: expected seat {len(seats)}, got {key!r}")
-            name, bracket, cards = value.rpartition(" [")
-            if not bracket:
-                raise ConfigError(f"{where}: expected 'seat i: name [cards]', got {line!r}")
-            seats.append((name, _cards_field("[" + cards, where)))
-        elif key.startswith("round "):
-            if key != f"round {len(rounds) + 1}":
-                raise ConfigError(f"{where}: expected round {len(rounds) + 1}, got {key!r}")
-            actions = []
-            for item in value.split(", ") if value else []:
-                seat, space, name = item.partition(" ")
-                if not (space and seat.isdigit() and name):
-                    raise ConfigError(f"{where}: expected '<seat> <action>', got {item!r}")
-                actions.append((int(seat), name))
-            rounds.append(actions)
-        elif key in ("hand", "game", "board", "payoffs", "history") and key not in fields:
-            fields[key] = value
-        else:
-            raise ConfigError(f"{where}: unexpected or repeated field {key!r}")
-    where = f"{source}, hand starting at line {lines[0][0]}"
-    missing = [k for k in ("hand", "game", "board", "payoffs", "history") if k not in fields]
-    if missing or not seats:
-        raise ConfigError(f"{where}: missing {missing or ['seat lines']}")
-    try:
-        number = int(fields["hand"])
-        payoffs = [float(x) for x in fields["payoffs"].split()]
-        history = [int(x) for x in fields["history"].split()]
-    except ValueError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
-    if len(payoffs) != len(seats):
-        raise ConfigError(f"{where}: {len(payoffs)} payoffs for {len(seats)} seats")
-    return LoggedHand(
-        number=number,
-        game=fields["game"],
-        names=[name for name, _ in seats],
-        private_cards=[cards for _, cards in seats],
-        board=_cards_field(fields["board"], where),
-        rounds=rounds,
-        payoffs=payoffs,
-        history=history,
-    )
-
-
-def read_text_log(path: str | os.PathLike[str]) -> list[LoggedHand]:
-    """The hands of a plain-text hand log written by ``HandRecorder``.
-
-    Raises:
-        ConfigError: naming the line, for a file that is not such a log.
-    """
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the hand log {source!r}: {exc}") from None
-    hands: list[LoggedHand] = []
-    block: list[tuple[int, str]] = []
-    for lineno, raw in enumerate(text.splitlines() + [""], start=1):
-        line = raw.rstrip()
-        if line.startswith("#"):
-            continue
-        if line:
-            block.append((lineno, line))
-        elif block:
-            hands.append(_parse_block(block, source))
-            block = []
-    return hands

@@ -4,6 +4,7 @@ plain-text logs of Kuhn and Leduc hands read back equal to what was played."""
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -192,12 +193,16 @@ def test_text_log_round_trip(tmp_path: Path, name: str, params: dict) -> None:
 
 
 def test_text_log_of_holdem_and_of_an_unknown_game(tmp_path: Path) -> None:
-    """The text log takes any game: hold'em (a .txt path) and an unknown-environment Kuhn."""
+    """The text log takes any game: hold'em (a .txt path) and an unknown-environment Kuhn,
+    whose hidden model is not in the log, so reading it back needs the game."""
     for game in (load_game("no_limit_holdem", num_players=2),
                  load_game("unknown_kuhn_poker")):
         path = tmp_path / f"{game.name}.txt"
         collect = play_recorded(game, 20, path, seed=4)
-        hands = read_text_log(path)
+        if game.game_type.hidden_model:
+            with pytest.raises(ConfigError, match=r"pass the game: read_text_log\(path, game"):
+                read_text_log(path)
+        hands = read_text_log(path, game=game)
         assert [h.payoffs for h in hands] == [s.returns() for s in collect.states]
         assert [h.history for h in hands] == [s.history() for s in collect.states]
 
@@ -303,3 +308,201 @@ def test_evaluate_script_writes_the_hand_history(tmp_path: Path) -> None:
                          timeout=300)
     assert bad.returncode != 0 and "plain-text log" in bad.stderr
     assert not (tmp_path / "kuhn.phhs").exists()
+
+
+# Paths that are not regular files ------------------------------------------------------------
+
+
+def _link(tmp_path: Path) -> Path:
+    (tmp_path / "real.txt").write_text("kept")
+    (tmp_path / "hands.txt").symlink_to(tmp_path / "real.txt")
+    return tmp_path / "hands.txt"
+
+
+def _pipe(tmp_path: Path) -> Path:
+    os.mkfifo(tmp_path / "hands.txt")
+    return tmp_path / "hands.txt"
+
+
+def _dir(tmp_path: Path) -> Path:
+    (tmp_path / "hands.txt").mkdir()
+    return tmp_path / "hands.txt"
+
+
+@pytest.mark.parametrize(("make", "kind"), [(_link, "symbolic link"), (_pipe, "named pipe"),
+                                            (_dir, "folder")])
+def test_a_path_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path, make, kind):
+    path = make(tmp_path)
+    before = os.lstat(path)
+    with pytest.raises(ConfigError, match=f"hand history .*it is a {kind}"):
+        HandRecorder(load_game("kuhn_poker"), path)
+    after = os.lstat(path)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert sorted(p.name for p in tmp_path.iterdir()) in (["hands.txt"],
+                                                          ["hands.txt", "real.txt"])
+    if kind == "symbolic link":
+        assert (tmp_path / "real.txt").read_text() == "kept"
+
+
+def test_a_link_put_at_the_path_while_playing_is_not_replaced(tmp_path: Path) -> None:
+    game = load_game("kuhn_poker")
+    path = tmp_path / "hands.txt"
+    recorder = HandRecorder(game, path)
+    play_hand(game, [UniformRandomPolicy()] * 2, np.random.default_rng(0), recorder=recorder)
+    (tmp_path / "real.txt").write_text("kept")
+    path.symlink_to(tmp_path / "real.txt")
+    with pytest.raises(ConfigError, match="symbolic link"):
+        recorder.close()
+    assert path.is_symlink() and (tmp_path / "real.txt").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.txt", "real.txt"]
+
+
+def test_a_regular_file_is_replaced_whole(tmp_path: Path) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("old contents\n")
+    game = load_game("kuhn_poker")
+    play_recorded(game, 3, path)
+    assert len(read_text_log(path)) == 3
+
+
+# A hand PokerKit refuses (TDA's cumulative all-in reopening) ---------------------------------
+
+# Six seats, three short stacks. Everyone limps; on the flop seat 0 bets 300 (half the pot),
+# seats 1, 2 and 3 go all-in for 450, 650 and 750 (raises of 150, 200 and 100, none a full
+# raise of 300), seat 4 calls, seat 5 folds. The raises since seat 0 acted add up to 450, a
+# full raise, so the TDA rule (ours) lets seat 0 raise again; PokerKit counted 150 + 200 as a
+# reopening already and sees only the 100 since, so it refuses seat 0's raise to 2725.
+REOPENING_STACKS = (10_000, 550, 750, 850, 10_000, 10_000)
+REOPENING_HISTORY = ([*range(12)] + [1] * 6 + [12, 13, 14] + [2, 4, 4, 4, 1, 0]
+                     + [2, 1, 15, 1, 1, 16, 1, 1])
+
+
+def reopening_hand():
+    game = load_game("no_limit_holdem", num_players=6, stacks=REOPENING_STACKS)
+    state = game.new_initial_state()
+    for a in REOPENING_HISTORY[:27]:
+        state.apply_action(a)
+    assert state.current_player() == 0 and state.raise_to_amount(2) == 2725
+    assert 2 in state.legal_actions()  # the raise TDA's rule allows
+    for a in REOPENING_HISTORY[27:]:
+        state.apply_action(a)
+    assert state.is_terminal()
+    return game, state
+
+
+def test_a_hand_pokerkit_refuses_is_named_or_left_out_and_counted(tmp_path: Path) -> None:
+    from pokerzoo.games.holdem.pokerkit_bridge import PokerkitMismatch
+
+    game, hand = reopening_hand()
+    strict = HandRecorder(game, tmp_path / "strict.phhs")
+    with pytest.raises(PokerkitMismatch, match=r"cannot write hand 1: .*PokerKit refuses seat "
+                                               r"0's raise to 2725 .*TDA rule"):
+        strict.record(hand)
+    assert strict.num_hands == 0
+
+    path = tmp_path / "hands.phhs"
+    rng = np.random.default_rng(3)
+    with HandRecorder(game, path, skip_unwritable=True) as recorder:
+        play_hand(game, [UniformRandomPolicy()] * 6, rng, recorder=recorder)
+        recorder.record(hand)
+        play_hand(game, [UniformRandomPolicy()] * 6, rng, recorder=recorder)
+    assert recorder.num_hands == 2 and len(recorder.skipped) == 1
+    summary = recorder.summary()
+    assert summary.startswith(f"2 hands written to {path}; 1 hand left out that PHH cannot "
+                              "hold (the first: hand 2: ")
+    assert "\n" not in summary
+    with path.open("rb") as fp:
+        loaded = list(HandHistory.load_all(fp))
+    assert [hh.hand for hh in loaded] == [1, 3]  # the left-out hand keeps its number
+    # The plain-text log holds it, and reads it back by replaying it.
+    with HandRecorder(game, tmp_path / "hands.txt") as text:
+        text.record(hand)
+    assert read_text_log(tmp_path / "hands.txt")[0].history == REOPENING_HISTORY
+
+
+# Player names --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["a\x0cb", "a\u2028b", "a\u2029b", "a\x85b", "a\tb", "a\x00b",
+                                  "a\x1cb", "a\ud800b", "a\rb", " "])
+def test_names_that_would_break_the_file_are_refused(tmp_path: Path, name: str) -> None:
+    for suffix in (".txt", ".phhs"):
+        recorder = HandRecorder(None, tmp_path / f"h{suffix}")
+        game = load_game("no_limit_holdem")
+        with pytest.raises(ConfigError, match="one non-blank line of printable text"):
+            play_hand(game, [UniformRandomPolicy()] * 2, np.random.default_rng(0),
+                      recorder=recorder, names=[name, "bob"])
+        assert recorder.num_hands == 0
+
+
+def test_unusual_printable_names_read_back_in_both_formats(tmp_path: Path) -> None:
+    names = ['Zoë "the rock" \\o/', "ペンギン 🐧 [x], y: z"]
+    game = load_game("no_limit_holdem")
+    with HandRecorder(game, tmp_path / "h.phhs") as phh, \
+            HandRecorder(game, tmp_path / "h.txt") as text:
+        collect = Collect(phh)
+        play_hand(game, [UniformRandomPolicy()] * 2, np.random.default_rng(0),
+                  recorder=collect, names=names)  # type: ignore[arg-type]
+        text.record(collect.states[0], names)
+    with (tmp_path / "h.phhs").open("rb") as fp:
+        hh = list(HandHistory.load_all(fp))[0]
+    assert [hh.players[pokerkit_index(game, s)] for s in range(2)] == names
+    assert read_text_log(tmp_path / "h.txt")[0].names == names
+
+
+# Reading a text log: every problem one line --------------------------------------------------
+
+
+def kuhn_log(tmp_path: Path) -> Path:
+    game = load_game("kuhn_poker")
+    path = tmp_path / "k.txt"
+    with HandRecorder(game, path) as recorder:
+        state = game.new_initial_state()
+        for a in (2, 0, 1, 1):
+            state.apply_action(a)
+        recorder.record(state, ["alice", "bob"])
+    return path
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("payoffs: +2.0 -2.0", "payoffs: +2.0 -1.0", r"sum to 1; kuhn_poker is zero-sum"),
+    ("payoffs: +2.0 -2.0", "payoffs: -2.0 +2.0", r"its payoffs \[-2.0, 2.0\] are not what"),
+    ("payoffs: +2.0 -2.0", "payoffs: nan -2.0", r"not all finite"),
+    ("history: 2 0 1 1", "history: 2 0 1 7", r"does not replay: illegal action 7"),
+    ("history: 2 0 1 1", "history: 2 0 1", r"ends before the hand is over"),
+    ("history: 2 0 1 1", "history: 2 0 1 1 1", r"goes on after the hand ended"),
+    ("seat 0: alice [K]", "seat 0: alice [Q]", r"its private cards \[\['Q'\], \['J'\]\] are"),
+    ("round 1: 0 bet, 1 bet", "round 1: 0 bet, 1 pass", r"its rounds .* are not what"),
+    ("kuhn_poker(num_players=2)", "kuhn_poker(num_players=3)", r"3 players"),
+    ("kuhn_poker(num_players=2)", "no_such_game()", r"cannot rebuild its game"),
+    ("kuhn_poker(num_players=2)", "__import__('os').system('true')", r"is not name\(param"),
+    ("kuhn_poker(num_players=2)", "kuhn_poker(num_players=2" + ")" * 50, r"is not name"),
+])
+def test_a_log_that_does_not_replay_is_refused_naming_the_hand(tmp_path, old, new, message):
+    path = kuhn_log(tmp_path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    with pytest.raises(ConfigError, match=message) as info:
+        read_text_log(path)
+    assert "hand starting at line 3" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_binary_and_special_files_are_one_line_errors(tmp_path: Path) -> None:
+    path = tmp_path / "binary.txt"
+    path.write_bytes(b"hand: 1\n\xff\xfe\x00junk")
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xff at offset 8\)"):
+        read_text_log(path)
+    os.mkfifo(tmp_path / "pipe.txt")
+    with pytest.raises(ConfigError, match="not a regular file"):
+        read_text_log(tmp_path / "pipe.txt")  # would block forever if opened
+    with pytest.raises(ConfigError, match="not a regular file"):
+        read_text_log(tmp_path)
+    with pytest.raises(ConfigError, match="No such file"):
+        read_text_log(tmp_path / "missing.txt")
+    with pytest.raises(ConfigError, match="file path"):
+        read_text_log(b"k.txt")  # type: ignore[arg-type]
+    game = load_game("leduc_holdem")
+    with pytest.raises(ConfigError, match=r"played in kuhn_poker\(num_players=2\), not in the "
+                                          r"game given"):
+        read_text_log(kuhn_log(tmp_path), game=game)

@@ -139,6 +139,14 @@ class PokerkitMismatch(PokerzooError):
     """PokerKit disagrees with our rules on a hand (whose turn, or a legal action)."""
 
 
+REOPENING_RULE = (
+    "pokerzoo follows the TDA rule that short all-ins adding up to a full raise reopen the "
+    "betting, while PokerKit counts only the short all-ins since the betting last reopened"
+)
+"""Why PokerKit can refuse a raise of a legal hand of ours (rare: an audit met one in 10,000
+random 6-max no-limit hands): such a hand has no PHH form."""
+
+
 def _cards(cards: Sequence[int]) -> str:
     return "".join(card_to_string(c) for c in cards)
 
@@ -158,7 +166,8 @@ def replay_into(
         ``holdem/state.py``).
 
     Raises:
-        PokerkitMismatch: when a check fails (a disagreement between the rule sets).
+        PokerkitMismatch: when a check fails or PokerKit refuses one of our actions (a
+            disagreement between the rule sets, e.g. ``REOPENING_RULE``), naming the action.
     """
     n = game.num_players
     state = game.new_initial_state()
@@ -202,12 +211,21 @@ def replay_into(
                     raise PokerkitMismatch(f"{where}: PokerKit refuses a raise to {amount}")
             if not raises and pk.can_complete_bet_or_raise_to():
                 looser += 1
-        if a == 0:
-            pk.fold()
-        elif a == 1:
-            pk.check_or_call()
-        else:
-            pk.complete_bet_or_raise_to(state.raise_to_amount(a))
+        try:
+            if a == 0:
+                pk.fold()
+            elif a == 1:
+                pk.check_or_call()
+            else:
+                pk.complete_bet_or_raise_to(state.raise_to_amount(a))
+        except ValueError as exc:  # PokerKit's refusal of an action
+            move = (f"raise to {state.raise_to_amount(a)}" if a >= 2
+                    else state.action_to_string(a))
+            why = f"; {REOPENING_RULE}" if a >= 2 else ""
+            raise PokerkitMismatch(
+                f"{game!r} at history {list(history[:i])}: PokerKit refuses seat {p}'s {move} "
+                f"({exc}){why}"
+            ) from None
         state.apply_action(a)
         i += 1
     return state, looser
