@@ -366,3 +366,14 @@ def test_run_cli_catches_only_input_errors(capsys) -> None:
 def test_every_error_type_is_a_pokerzoo_error() -> None:
     for cls in (ConfigError, EnvStateError, IllegalActionError, TreeTooLargeError):
         assert issubclass(cls, PokerzooError)
+
+
+def test_workers_for_an_agent_without_them_name_the_agents_that_take_them(tmp_path) -> None:
+    from pokerzoo.runs.config import RunConfig
+    from pokerzoo.runs.run import train
+
+    config = RunConfig(agent="cfr", game="kuhn_poker", iterations=1, workers=2,
+                       out=str(tmp_path / "run"), tensorboard=False)
+    with pytest.raises(ConfigError, match=r"'cfr' runs in one process; .* apply to deep-cfr, "
+                       r"deep-gxfp, nfsp, nfsp-per, nfsp-plt$"):
+        train(config, progress=False)
