@@ -24,7 +24,13 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
 from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
-from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, executor_from_flags, run_cli
+from pokerzoo.runs.cli import (
+    add_debug_flag,
+    add_worker_flags,
+    count_arg,
+    executor_from_flags,
+    run_cli,
+)
 from pokerzoo.runs.folder import SavedRun
 from pokerzoo.runs.reports import (
     on_sampled_environments,
@@ -47,18 +53,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("runs", nargs="+", help="run folders written by train.py")
     p.add_argument("--plot", metavar="PNG", help="draw the exploitability curves to this PNG")
     p.add_argument("--json", action="store_true", help="print machine-readable results")
-    p.add_argument("--hands", type=int, default=4_000,
+    p.add_argument("--hands", type=count_arg("--hands", 1), default=4_000,
                    help="hands per pairing of the tournament where the tree does not fit "
                         "(hold'em; each deal is played twice, seats swapped)")
     p.add_argument("--opponents", default="random",
                    help="built-in opponents joining the tournament, comma-separated, or none: "
                         + "; ".join(f"{s.name} ({s.doc})" for s in OPPONENTS.values()))
-    p.add_argument("--lbr-deals", type=int, default=25,
+    p.add_argument("--lbr-deals", type=count_arg("--lbr-deals", 0), default=25,
                    help="deals (2 hands each) of the local best response scoring each entrant "
                         "where the tree does not fit (heads-up hold'em; a network policy takes "
                         "seconds per deal; 0: skip)")
     p.add_argument("--heatmap", metavar="PNG", help="draw the tournament table to this PNG")
-    p.add_argument("--seed", type=int, default=0, help="seed for matches")
+    p.add_argument("--seed", type=count_arg("--seed", 0), default=0, help="seed for matches")
     p.add_argument("--total-exploitability", action="store_true",
                    help="also the gain of best responses at every information set (mbb/hand)")
     p.add_argument("--beliefs", choices=("bayes", "uniform"), default="bayes",
@@ -82,7 +88,8 @@ def parser() -> argparse.ArgumentParser:
                    help="keep the hands the matches deal: hold'em in the PHH format (PATH "
                         "ending .phhs), other games in a plain-text log (e.g. hands.txt); where "
                         "pairings are exact (Kuhn, Leduc) --hands hands per pairing are played "
-                        "for the log")
+                        "for the log; a rare hold'em hand PokerKit cannot replay (TDA's all-in "
+                        "reopening rule) is left out of a PHH file (the count is printed)")
     add_worker_flags(p)
     add_debug_flag(p)
     return p
@@ -98,7 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
 
     game = SavedRun.open(args.runs[0]).game  # a format that cannot hold it fails now
-    with HandRecorder(game, args.hand_history) as recorder, recording(recorder):
+    # A rare hold'em hand PHH cannot hold is left out (and counted) rather than ending the run.
+    with HandRecorder(game, args.hand_history, skip_unwritable=True) as recorder, \
+            recording(recorder):
         code = evaluate(args)
         if recorder.num_hands == 0 and not (args.strategy or args.strategy_chart):
             runs = [SavedRun.open(folder) for folder in args.runs]
@@ -107,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                          [e.name for e in entrants])
             record_pairings(runs[0].game, {e.name: e.policy for e in entrants}, args.hands,
                             recorder, seed=args.seed)
-    print(f"{recorder.num_hands} hands written to {recorder.path}", file=sys.stderr)
+    print(recorder.summary(), file=sys.stderr)
     return code
 
 
@@ -165,9 +174,12 @@ def evaluate(args: argparse.Namespace) -> int:
     for label, r in results.items():
         if "total_exploitability_mbb" in r:
             per = ", ".join(f"{v:.3f}" for v in r["total_exploitability_per_player_mbb"])
-            print(f"{label}: total exploitability {r['total_exploitability_mbb']:.3f} mbb/hand "
-                  f"(per player {per}; mean per infoset "
-                  f"{r['total_exploitability_mean_per_infoset_mbb']:.5f})")
+            # A sum over information sets, so it grows with the game: say what it adds up.
+            print(f"{label}: total exploitability {r['total_exploitability_mbb']:.4g} mbb/hand, "
+                  "the sum over every information set, on or off the path of play, of what a "
+                  "best response there gains (the BUFP paper's measure; per player "
+                  f"{per}; mean per information set "
+                  f"{r['total_exploitability_mean_per_infoset_mbb']:.4g})")
     if args.forced:
         print(forced_table)
     return 0

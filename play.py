@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.evaluation.opponents import opponent_names
-from pokerzoo.runs.cli import add_debug_flag, parse_assignments, run_cli
+from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments, run_cli
 from pokerzoo.runs.play import PlaySession, load_opponent
 
 
@@ -35,8 +35,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="game (default: the run's or policy's game; leduc_holdem "
                                   "for a built-in opponent)")
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
-    p.add_argument("--hands", type=int, help="hands to play (default: until quit or end of input)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the opponent")
+    p.add_argument("--hands", type=count_arg("--hands", 1),
+                   help="hands to play (default: until quit or end of input)")
+    p.add_argument("--seed", type=count_arg("--seed", 0), default=0,
+                   help="seed of the deals and the opponent")
     p.add_argument("--hand-history", metavar="PATH",
                    help="keep the hands: .phhs for hold'em (PHH, via PokerKit), any other "
                         "suffix (e.g. .txt) for the plain-text hand log of any game")
@@ -59,10 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pokerzoo.evaluation.hand_history import HandRecorder
 
     # The recorder writes its file when the block ends, also after Ctrl-C or end of input.
-    with HandRecorder(game, args.hand_history) as recorder:
+    with HandRecorder(game, args.hand_history, skip_unwritable=True) as recorder:
         PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands,
                     recorder=recorder).run()
-    print(f"{recorder.num_hands} hands written to {args.hand_history}")
+    print(recorder.summary())
     return 0
 
 

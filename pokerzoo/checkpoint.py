@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.atomic import check_target
 from pokerzoo.errors import CheckpointError, ConfigError
 
 FORMAT_NAME = "pokerzoo-checkpoint"
@@ -112,9 +113,12 @@ def write_checkpoint(
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    check_target(path, "checkpoint")  # a link, a folder or a device there is never replaced
     # The "tmp*.tmp" name is what a resumed run folder clears after a crash mid-write.
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
+        # mkstemp's 0600 would leave checkpoints unlike the run's other files.
+        os.fchmod(fd, _new_file_mode())
         with os.fdopen(fd, "wb") as fh:
             with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_STORED) as zf:
                 zf.writestr(_FORMAT_MEMBER, json.dumps(header, allow_nan=False))
@@ -186,6 +190,13 @@ def read_checkpoint(
             f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
         ) from exc
     return header, state
+
+
+def _new_file_mode() -> int:
+    """The mode ``open(path, "w")`` gives a new file: 0o666 less the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def read_header(path: str | os.PathLike) -> dict[str, Any]:

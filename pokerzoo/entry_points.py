@@ -50,6 +50,29 @@ def unknown_name(
     """The error for an unknown ``kind`` name: the closest valid name, then all of them
     (after "<listed_as> <kind>s are")."""
     names = sorted(valid)
-    close = difflib.get_close_matches(name, names, n=1) if isinstance(name, str) else []
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest_name(name, names) if isinstance(name, str) else None
+    hint = f" (did you mean {close!r}?)" if close else ""
     return ConfigError(f"unknown {kind} {name!r}{hint}; {listed_as} {kind}s are {names}")
+
+
+def _spelling(name: str) -> str:
+    """How a name reads aloud: lower case, ``+`` as "plus", separators dropped, so "cfrplus",
+    "CFR_plus" and "cfr+" read alike."""
+    return "".join(c for c in name.lower().replace("+", "plus") if c.isalnum())
+
+
+def closest_name(name: str, names: Iterable[str]) -> str | None:
+    """The valid name ``name`` most likely meant: one spelt the same way aloud (``cfrplus``
+    -> ``cfr+``), else the closest by difflib, else ``None``.
+
+    >>> closest_name("cfrplus", ["cfr", "cfr+", "lcfr"])
+    'cfr+'
+    >>> closest_name("leduc", ["kuhn_poker", "leduc_holdem"])
+    'leduc_holdem'
+    """
+    names = list(names)
+    spelt = {_spelling(valid): valid for valid in names}
+    if _spelling(name) in spelt:
+        return spelt[_spelling(name)]
+    close = difflib.get_close_matches(_spelling(name), list(spelt), n=1, cutoff=0.5)
+    return spelt[close[0]] if close else None

@@ -154,6 +154,17 @@ class Agent(ABC):
             ) from exc
 
 
+def check_state_iteration(value: Any) -> int:
+    """A checkpoint's iteration count: an integer >= 0 (not a bool, a float or a string), or
+    ``CheckpointError`` naming what the file holds instead."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0:
+        return int(value)
+    raise CheckpointError(
+        f"the checkpoint's iteration count is {value!r:.40}, not an integer >= 0: the file is "
+        "damaged or was edited; use an intact copy"
+    )
+
+
 def _mask_of(observation: Any) -> np.ndarray | None:
     if isinstance(observation, Mapping) and "action_mask" in observation:
         return np.asarray(observation["action_mask"], dtype=np.float64)

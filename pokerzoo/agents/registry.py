@@ -241,6 +241,7 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
     if not isinstance(game, Game):
         raise ConfigError(f"agent {name!r} needs a pokerzoo Game, got {game!r}")
     seed = check_int("seed", seed, 0)
+    check_requirements(spec)
     factory = spec.factory
     accepted = inspect.signature(factory).parameters
     if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
@@ -255,6 +256,25 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
     return agent
 
 
+def check_requirements(spec: AgentSpec) -> None:
+    """``ConfigError`` naming what to install when an optional package the agent needs (torch
+    for the neural agents) is missing, before anything imports it."""
+    import importlib.util
+
+    def absent(package: str) -> bool:
+        try:
+            return importlib.util.find_spec(package) is None
+        except (ImportError, ValueError):  # a finder that refuses it, a broken install
+            return True
+
+    missing = [package for package in spec.requires if absent(package)]
+    if missing:
+        raise ConfigError(
+            f"agent {spec.name!r} needs {', '.join(missing)}, which is not installed: "
+            f"pip install \"pokerzoo[{','.join(missing)}]\" (see the README's install section)"
+        )
+
+
 def build_record(
     name: str, game: Game, seed: int, params: dict[str, Any]
 ) -> dict[str, Any] | None:
@@ -264,15 +284,16 @@ def build_record(
     views: ``game`` is then ``None`` and the run that built the view records it."""
     from pokerzoo.checkpoint import plain_data
 
-    view = getattr(game, "interactive", None)  # only the views of hidden models have it
+    is_view = game.game_type.agent_view
     try:
         return {
             "agent": name,
             "agent_params": plain_data(params),
             "seed": seed,
-            "game": game.name if view is None else None,
-            "game_params": plain_data(game.params()) if view is None else None,
-            "game_view": "full" if view is None else ("interactive" if view else "agent"),
+            "game": None if is_view else game.name,
+            "game_params": None if is_view else plain_data(game.params()),
+            "game_view": ("interactive" if getattr(game, "interactive", False) else "agent")
+            if is_view else "full",
         }
     except CheckpointError:
         return None

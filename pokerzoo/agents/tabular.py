@@ -13,7 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
+from pokerzoo.agents.base import Agent, check_state_iteration
 from pokerzoo.agents.solver_tree import describe_model, solver_tree
 from pokerzoo.config import from_mapping
 from pokerzoo.errors import CheckpointError
@@ -91,12 +91,32 @@ class TabularSolver(Agent):
             raise CheckpointError(
                 f"checkpoint is for {state['game']}, this solver plays {self.game!r}"
             )
+        # Everything is checked before anything is assigned: a refused checkpoint leaves the
+        # solver as it was.
         shape = self.tree.infoset_mask.shape
         for key in self._state_arrays:
             if np.shape(state[key]) != shape:
                 raise CheckpointError(f"{key} has shape {np.shape(state[key])}, expected {shape}")
-        self.config = config_from_params(type(self.config), self.name, **state["config"])
+            if not np.isfinite(np.asarray(state[key], dtype=np.float64)).all():
+                raise CheckpointError(
+                    f"{key} holds NaN or infinite values, which no {self.name} iteration writes: "
+                    "the checkpoint is damaged or was edited; use an intact copy"
+                )
+        config = config_from_params(type(self.config), self.name, **state["config"])
+        if config != self.config:
+            # Resuming must not silently turn one solver into another (a cfr+ run into CFR).
+            differ = [f.name for f in dataclasses.fields(config)
+                      if getattr(config, f.name) != getattr(self.config, f.name)]
+            raise CheckpointError(
+                "the checkpoint was written with "
+                + ", ".join(f"{k}={getattr(config, k)!r}" for k in differ)
+                + " but this agent has "
+                + ", ".join(f"{k}={getattr(self.config, k)!r}" for k in differ)
+                + f"; build the {self.name} agent with the checkpoint's parameters "
+                "(pokerzoo.load_agent does) or start another run folder"
+            )
+        iteration = check_state_iteration(state["iteration"])
         for key in self._state_arrays:
             setattr(self, key, np.array(state[key], dtype=np.float64))
         self._load_extra_state(state)
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration

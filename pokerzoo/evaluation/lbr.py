@@ -29,6 +29,7 @@ Since LBR is one particular response, its average winnings over both seats are a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -82,11 +83,34 @@ class LBRResult:
     def bb_per_100(self) -> float:
         return self.mean_chips * 100.0 / self.big_blind
 
+    def deals_to_resolve(self) -> int | None:
+        """Deals after which the 95% interval would be narrower than the winnings (so the
+        sign, and a ranking against another policy this far apart, holds): the half-width
+        shrinks as one over the square root of the deals. ``None`` when it already is, or
+        when the winnings are zero."""
+        if self.mean_chips == 0 or self.ci_chips < abs(self.mean_chips):
+            return None
+        return math.ceil(self.num_deals * (self.ci_chips / abs(self.mean_chips)) ** 2)
+
     def summary(self) -> str:
-        return (
-            f"LBR wins {self.mbb_per_game:+.0f} +- {self.mbb_per_game_ci:.0f} mbb/g over "
-            f"{self.num_hands} hands ({self.num_deals} deals)"
-        )
+        """One line: the winnings with their interval, and how many deals would resolve an
+        interval wider than the value.
+
+        >>> print(LBRResult(25, 50, 100.0, 30.0, 60.0, (20.0, 40.0)).summary())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        LBR wins +300 +- 600 mbb/g over 50 hands (25 deals); the interval is wider than the
+        value: about 100 deals would resolve it
+        """
+        text = (f"LBR wins {self.mbb_per_game:+.0f} +- {self.mbb_per_game_ci:.0f} mbb/g over "
+                f"{self.num_hands} hands ({self.num_deals} deals)")
+        needed = self.deals_to_resolve()
+        if needed is not None:
+            text += (f"; the interval is wider than the value: about {needed:,} deals would "
+                     "resolve it")
+        return text
+
+    def __str__(self) -> str:
+        return self.summary()
 
 
 class LocalBestResponse:

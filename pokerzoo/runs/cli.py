@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +28,27 @@ def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
         except (ValueError, SyntaxError):
             params[key.strip()] = raw
     return params
+
+
+def count_arg(flag: str, low: int) -> Callable[[str], int]:
+    """An argparse ``type`` for an integer flag of at least ``low``: anything else is
+    argparse's one-line usage error naming the flag and what is allowed.
+
+    >>> count_arg("--hands", 1)("40")
+    40
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} takes a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{flag} must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = f"{flag} value"  # what argparse names in its message
+    return parse
 
 
 def add_debug_flag(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +91,10 @@ def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
     exit code 2; Ctrl-C into one line and exit code 130. Any other exception is a bug and
     propagates with its traceback, as do these when the command line has ``--debug``."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if "--debug" not in args:
+        # A warning is a note to the user, not a message to a programmer: one line, without
+        # the category and the source line Python's default format adds.
+        warnings.formatwarning = _one_line_warning  # type: ignore[assignment]
     try:
         return main(argv)
     except (PokerzooError, FileNotFoundError) as exc:
@@ -82,3 +108,8 @@ def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
             raise
         print("stopped by Ctrl-C", file=sys.stderr)
         return 130
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str,
+                      lineno: int, line: str | None = None) -> str:
+    return f"note: {message}\n"

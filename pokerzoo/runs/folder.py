@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.atomic import write_atomically
 from pokerzoo.checkpoint import find_run_checkpoint
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
@@ -43,19 +42,62 @@ class SavedRun:
         folder = Path(folder)
         if not folder.is_dir():
             raise FileNotFoundError(f"run folder {folder} does not exist")
-        path = folder / "config.json"
-        if not path.exists():
-            raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
+        config = read_run_config(folder)
         try:
-            config = json.loads(path.read_text())
             game = load_game(config["game"], **config.get("game_params", {}))
-        except (json.JSONDecodeError, KeyError) as exc:
-            raise ConfigError(f"{path} is corrupt: {exc}") from exc
+        except ConfigError as exc:
+            raise ConfigError(f"{folder / 'config.json'} names a game that cannot be built: "
+                              f"{exc}") from exc
         return cls(folder, config, game)
 
     def tabular_policy(self) -> TabularPolicy | None:
         path = self.folder / "policy.npz"
         return TabularPolicy.load(path) if path.exists() else None
+
+
+MAX_CONFIG_BYTES = 1 << 20
+"""A run's ``config.json`` is a few hundred bytes; a larger one is not read."""
+
+
+def read_run_config(folder: str | Path) -> dict[str, Any]:
+    """A run folder's ``config.json`` as a dict, checked for what the scripts read: one line
+    (``ConfigError``) naming what is wrong with a damaged or foreign file.
+
+    Raises:
+        FileNotFoundError: the folder has no ``config.json``.
+        ConfigError: the file is not UTF-8 JSON holding a table with ``agent`` and ``game``
+            names, ``agent_params``/``game_params`` tables and an integer ``seed``.
+    """
+    path = Path(folder) / "config.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path} is corrupt: {path.stat().st_size:,} bytes, where a run's "
+                          f"config is a few hundred (at most {MAX_CONFIG_BYTES:,} are read)")
+    try:
+        config = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is corrupt: not UTF-8 text ({exc.reason} at byte "
+                          f"{exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} is corrupt: not JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{path} is corrupt: nested too deeply to be a run config") from exc
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path} is corrupt: it holds a JSON {type(config).__name__}, "
+                          "where a run config is a JSON object")
+    for key in ("agent", "game"):
+        if not isinstance(config.get(key), str):
+            raise ConfigError(f"{path} is corrupt: {key!r} must be a name (a string), got "
+                              f"{config.get(key)!r:.60}")
+    for key in ("agent_params", "game_params"):
+        if not isinstance(config.get(key, {}), dict):
+            raise ConfigError(f"{path} is corrupt: {key!r} must be a JSON object of parameters, "
+                              f"got {config.get(key)!r:.60}")
+    seed = config.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ConfigError(f"{path} is corrupt: 'seed' must be an integer >= 0, got {seed!r:.60}")
+    return config
 
 
 def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:
@@ -74,11 +116,9 @@ def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:
     identity = {k: v for k, v in fields.items() if k in IDENTITY}
     if stored.exists():
         try:
-            previous = json.loads(stored.read_text())
-        except json.JSONDecodeError as exc:
-            raise ConfigError(
-                f"{stored} is corrupt ({exc}); remove it or pick another --out"
-            ) from exc
+            previous = read_run_config(out)
+        except ConfigError as exc:
+            raise ConfigError(f"{exc}; remove it or pick another --out") from exc
         previous_identity = {k: v for k, v in previous.items() if k in IDENTITY}
         if previous_identity != json.loads(json.dumps(identity, default=to_json)):
             raise ConfigError(
@@ -87,8 +127,9 @@ def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:
             )
         # A run killed while writing leaves its half-written temporary files (the files they
         # were to replace are intact, since writes end with a rename); they are ours to remove.
-        for stale in out.glob("tmp*.tmp"):
-            stale.unlink(missing_ok=True)
+        for stale in [*out.glob("tmp*.tmp"), *out.glob(".*.tmp")]:
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink(missing_ok=True)
         checkpoint = find_run_checkpoint(out)
         if checkpoint is not None:
             agent.load(checkpoint)
@@ -104,10 +145,9 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` atomically; it is serialised before the file is opened, so a value
     JSON cannot hold never leaves a half-written file."""
     text = json.dumps(data, indent=2, default=to_json)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    # Only a new path or a regular file is replaced: a link or a device put in a run folder
+    # is refused, never overwritten.
+    write_atomically(path, text, what=path.name)
 
 
 def to_json(value: Any) -> Any:

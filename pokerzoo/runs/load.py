@@ -9,6 +9,7 @@ evaluators restore an agent. Loading runs no code (see ``pokerzoo.checkpoint``).
 >>> from pokerzoo.agents.registry import make_agent
 >>> from pokerzoo.games.registry import load_game
 from pokerzoo.runs.config import SAMPLING_UNITS
+from pokerzoo.runs.folder import read_run_config
 >>> agent = make_agent("cfr+", load_game("kuhn_poker"), seed=0)
 >>> agent.iterate(10)
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "cfr.pzc"
@@ -32,6 +33,7 @@ from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.runs.config import SAMPLING_UNITS
+from pokerzoo.runs.folder import read_run_config
 
 GAME_VIEWS = ("full", "agent", "interactive")
 """What an agent is given of its game: the game itself (``full``; also an unknown game's
@@ -45,7 +47,7 @@ def game_view_name(agent: str, agent_params: dict[str, Any], game: Game) -> str:
     """The view of ``game`` that ``train.py`` hands agent ``agent``: the game itself unless
     its model is hidden; then the oracle's full game, or a view without d* (an interaction
     view for learners that learn by playing)."""
-    if not hasattr(game, "agent_view") or agent_spec(agent).wants_oracle(agent_params):
+    if not game.game_type.hidden_model or agent_spec(agent).wants_oracle(agent_params):
         return "full"
     return "interactive" if agent_spec(agent).units in SAMPLING_UNITS else "agent"
 
@@ -56,7 +58,7 @@ def game_view(game: Game, view: str) -> Game:
         raise ConfigError(f"game view must be one of {GAME_VIEWS}, got {view!r}")
     if view == "full":
         return game
-    if not hasattr(game, "agent_view"):
+    if not game.game_type.hidden_model:
         raise ConfigError(f"{game!r} has no hidden model, so no {view!r} view")
     return game.interaction_view() if view == "interactive" else game.agent_view()
 
@@ -87,11 +89,11 @@ def load_agent(path: str | os.PathLike) -> Agent:
         checkpoint = find_run_checkpoint(path)
         if checkpoint is None:
             raise FileNotFoundError(f"{path} holds no checkpoint ({CHECKPOINT_FILE})")
-        config = _run_config(path)
+        config = read_run_config(path)
     elif path.exists():
         checkpoint = path
         if path.parent.joinpath("config.json").is_file() and path.name == CHECKPOINT_FILE:
-            config = _run_config(path.parent)
+            config = read_run_config(path.parent)
     else:
         raise FileNotFoundError(f"no checkpoint or run folder at {path}")
     header = read_header(checkpoint)
@@ -152,23 +154,3 @@ def _build_record(header: dict[str, Any], config: dict[str, Any] | None,
 def _as_json(value: Any) -> Any:
     """``value`` as JSON reads it back (tuples as lists), to compare a record with a file."""
     return json.loads(json.dumps(plain_data(value), sort_keys=True))
-
-
-def _run_config(folder: Path) -> dict[str, Any]:
-    """A run folder's ``config.json`` as a dict, checked for the fields a rebuild reads."""
-    path = folder / "config.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"{folder} is not a run folder (no config.json)")
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path} is corrupt: {exc}") from exc
-    if not isinstance(config, dict):
-        raise ConfigError(f"{path} is corrupt: it holds a {type(config).__name__}, not a table")
-    for key, kind in (("agent", str), ("game", str)):
-        if not isinstance(config.get(key), kind):
-            raise ConfigError(f"{path} is corrupt: {key!r} must be a string")
-    for key in ("agent_params", "game_params"):
-        if not isinstance(config.get(key, {}), dict):
-            raise ConfigError(f"{path} is corrupt: {key!r} must be a table")
-    return config

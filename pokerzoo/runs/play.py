@@ -196,10 +196,21 @@ class ActionMenu:
                 return winners[0], ""
             options = ", ".join(self.names[a] for a in winners)
             return None, f"{text.strip()!r} could be {options}; legal actions: {self.listing()}"
+        if typed in POKER_WORDS:
+            # A real poker action that this turn does not offer: say so, not "unknown".
+            why = (" (nothing to call: checking is free)" if typed == "fold" and not self.facing
+                   else "")
+            return None, f"{typed} is not legal here{why}; legal actions: {self.listing()}"
         return None, (
             f"unknown action {text.strip()!r}; legal actions: {self.listing()} "
             "(a name, a unique prefix or a number; 'quit' to stop)"
         )
+
+
+POKER_WORDS = frozenset({"fold", "check", "call", "bet", "raise", "all-in", "all in", "allin",
+                         "pass", "shove", "jam"})
+"""Words for poker actions: typed where the turn does not offer them, they are called illegal
+(with the legal ones), not unknown."""
 
 
 # Score -------------------------------------------------------------------------------------
@@ -305,7 +316,8 @@ class PlaySession:
         recorder: HandSink | None = None,
     ) -> None:
         if hands is not None and hands < 1:
-            raise ConfigError(f"hands must be at least 1 (or None to play until quit), got {hands}")
+            raise ConfigError(f"hands must be at least 1, got {hands}; leave it out to play "
+                              "until you quit")
         self.game = game
         self.opponent = opponent
         self.stdin = stdin

@@ -6,6 +6,7 @@ files are described in ``pokerzoo.runs.folder``.
 
 from __future__ import annotations
 
+import time
 import warnings
 from pathlib import Path
 from typing import Any, cast
@@ -64,6 +65,7 @@ def try_build_tree(game: Game) -> GameTree | None:
 
 def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) a training run; returns the summary also written to ``summary.json``."""
+    started = time.perf_counter()  # the seconds budget covers building the agent too
     spec = agent_spec(config.agent)
     game = load_game(config.game, **config.game_params)
     if config.eval_lbr_deals and not (game.game_type.lbr and game.num_players == 2):
@@ -102,9 +104,13 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     # (their period doubles when they take more), so a slow evaluator cannot eat the budget.
     default_periods = config.eval_every is None and config.checkpoint_every is None
     share = 0.25 if config.seconds is not None and default_periods else None
-    trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share)
+    trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share,
+                      started=started)
+    held = agent.iteration  # what the folder held (0 for a fresh run)
     try:
         trainer.run()
+    except KeyboardInterrupt:
+        pass  # the checkpoint callback saved what was learned; the summary says so
     finally:
         close = getattr(agent, "close", None)
         if callable(close):
@@ -123,11 +129,15 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         "iterations_done": agent.iteration,
         "seconds_this_run": round(trainer.elapsed, 3),
         "resumed": resumed,
+        # A budget the folder had already spent trains nothing: the summary says what it held.
+        "held_before": held,
+        "budget_units": units,
+        **({"interrupted": True} if trainer.interrupted else {}),
         **({"workers": executor.workers, "distributed": executor.stats.summary()}
            if executor is not None else {}),
         **trainer.metrics,
     }
-    if tree is not None:  # what evaluate.py scores: agent.policy() on the game's tree
+    if tree is not None and not trainer.interrupted:  # what evaluate.py scores
         tabularize(tree, agent.policy()).save(out / "policy.npz")
     write_json(out / "summary.json", summary)
     return summary

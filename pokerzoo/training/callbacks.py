@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import csv
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.atomic import check_target
+from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.scores import ExactScores
 from pokerzoo.training.loop import Callback, Trainer
 from pokerzoo.tree.game_tree import GameTree
@@ -101,6 +104,8 @@ class MetricsLogger(Callback):
 
     def on_start(self, trainer: Trainer) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        # Appending follows a link: only a new path or a regular file is written.
+        check_target(self.path, "metrics log")
         if self.path.exists():
             with open(self.path, newline="") as fh:
                 rows = list(csv.reader(fh))
@@ -112,9 +117,7 @@ class MetricsLogger(Callback):
             except ValueError:  # a damaged last row: log on, counting seconds afresh
                 self._last_logged, self._seconds_before = -1, 0.0
         if self.tensorboard:
-            from torch.utils.tensorboard import SummaryWriter
-
-            self._writer = SummaryWriter(log_dir=str(self.folder / "tensorboard"))
+            self._writer = ScalarWriter(self.folder / "tensorboard")
         self._log(trainer)
 
     def _log(self, trainer: Trainer) -> None:
@@ -143,6 +146,27 @@ class MetricsLogger(Callback):
             self._writer.close()
 
 
+class ScalarWriter:
+    """TensorBoard scalars written with the ``tensorboard`` package alone (no torch, so a
+    tabular solver's run needs none): one event file in ``folder``, the same events
+    ``torch.utils.tensorboard.SummaryWriter.add_scalar`` writes."""
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+        self._file = EventFileWriter(str(folder))
+
+    def add_scalar(self, tag: str, value: float, step: int) -> None:
+        from tensorboard.compat.proto.event_pb2 import Event
+        from tensorboard.compat.proto.summary_pb2 import Summary
+
+        summary = Summary(value=[Summary.Value(tag=tag, simple_value=float(value))])
+        self._file.add_event(Event(wall_time=time.time(), step=int(step), summary=summary))
+
+    def close(self) -> None:
+        self._file.close()
+
+
 class CheckpointCallback(Callback):
     """Saves the agent atomically every ``every`` units and at the end."""
 
@@ -163,9 +187,25 @@ def read_metrics(folder: str | os.PathLike) -> dict[str, list[float]]:
     if not path.exists():
         raise FileNotFoundError(f"no metrics.csv in {folder}")
     columns: dict[str, list[float]] = {}
-    with open(path, newline="") as fh:
-        for row in csv.DictReader(fh):
-            for key, value in row.items():
-                if value not in ("", None):
-                    columns.setdefault(key, []).append(float(value))
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            for line, row in enumerate(csv.DictReader(fh), start=2):
+                for key, value in row.items():
+                    if key is None or value is None:
+                        raise ConfigError(f"{path} is damaged: line {line} has "
+                                          "another number of fields than its header")
+                    if value != "":
+                        columns.setdefault(key, []).append(_number(value, path, line, key))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is damaged: not UTF-8 text ({exc.reason})") from exc
+    except csv.Error as exc:
+        raise ConfigError(f"{path} is damaged: {exc}") from exc
     return columns
+
+
+def _number(value: str, path: Path, line: int, key: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise ConfigError(f"{path} is damaged: line {line} has {value!r:.30} in column "
+                          f"{key!r:.30}, not a number") from None

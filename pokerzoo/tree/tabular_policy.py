@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import os
-import tempfile
 import zipfile
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import State
 from pokerzoo.tree.kernels.policy_check import first_invalid_row
@@ -121,25 +122,20 @@ class TabularPolicy:
     # Persistence -----------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write ``.npz`` atomically (temporary file, then rename)."""
+        """Write ``.npz`` atomically (``pokerzoo.atomic``: a temporary file renamed over the
+        path, which must be new or a regular file; a link or a device there is refused)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = json.dumps({"game_name": self.game_name, "game_params": self.game_params})
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez_compressed(
-                    fh,
-                    probs=self.probs,
-                    mask=self.mask,
-                    keys=np.asarray([repr(k) for k in self.keys]),
-                    meta=np.asarray(meta),
-                )
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        buffer = io.BytesIO()  # a policy is small next to the tree it was made on
+        np.savez_compressed(
+            buffer,
+            probs=self.probs,
+            mask=self.mask,
+            keys=np.asarray([repr(k) for k in self.keys]),
+            meta=np.asarray(meta),
+        )
+        write_atomically(path, buffer.getvalue(), what="policy")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> TabularPolicy:

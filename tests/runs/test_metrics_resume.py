@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
+
 from pokerzoo.runs.config import RunConfig
 from pokerzoo.runs.run import train
 
@@ -36,3 +38,20 @@ def test_a_seconds_budget_on_resume_logs_no_duplicate(tmp_path: Path) -> None:
           progress=False)
     iterations = [int(r["iteration"]) for r in _rows(tmp_path / "run")]
     assert iterations == sorted(set(iterations))
+
+
+def test_tensorboard_scalars_are_written_without_torch(tmp_path: Path) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    out = tmp_path / "tb"
+    train(RunConfig(agent="cfr", game="kuhn_poker", iterations=20, eval_every=10, out=str(out)),
+          progress=False)
+    events = EventAccumulator(str(out / "tensorboard"))
+    events.Reload()
+    steps = [e.step for e in events.Scalars("exploitability")]
+    assert steps == [0, 10, 20]
+    rows = _rows(out)
+    # TensorBoard keeps float32; the CSV the float64 value.
+    assert [e.value for e in events.Scalars("exploitability")] == pytest.approx(
+        [float(r["exploitability"]) for r in rows], rel=1e-6
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -34,7 +35,12 @@ def fresh_folder(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     (work / "configs").symlink_to(ROOT / "configs")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(sys.executable)
+    # A script, not a symlink: a venv's python finds its environment from the path it was
+    # started by (its pyvenv.cfg beside it), so a link elsewhere would run the base
+    # interpreter outside the venv.
+    launcher = bin_dir / "python"
+    launcher.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    launcher.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
            "MPLBACKEND": "Agg", "PYTHONUNBUFFERED": "1"}
     return work, env

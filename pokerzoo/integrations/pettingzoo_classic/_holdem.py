@@ -139,7 +139,23 @@ Hand = EngineHand | RLCardLimitHand | RLCardNoLimitHand
 
 class HoldemClassicEnv(ClassicPokerEnv):
     """PettingZoo's RLCard hold'em envs on pokerzoo's engine; see the modules of the two
-    named envs."""
+    named envs.
+
+    Args:
+        num_players: players at the table, 2 to 6 (pokerzoo's hold'em seats at most six).
+        render_mode: ``"human"``, ``"ansi"`` or ``None``, as in PettingZoo.
+        screen_height: kept for PettingZoo's signature; the text rendering does not use it.
+        rules: ``"pokerzoo"`` (the default: standard hold'em rules, stacks and raise sizes) or
+            ``"rlcard"``: RLCard's rules and stacks, which is what PettingZoo's env plays.
+            Migrating from PettingZoo and wanting its behaviour hand for hand (the same
+            rewards, the same legal actions, a policy trained there playing the same game):
+            pass ``rules="rlcard"``. The module's docstring lists every difference.
+        stack: chips each player starts a hand with; ``None``: 200 chips with
+            ``rules="pokerzoo"``, RLCard's 100 with ``rules="rlcard"``.
+        illegal_action: ``"raise"`` (``raw_env``: an illegal action raises) or
+            ``"penalize"`` (``env()``: PettingZoo's wrappers, the offender gets -1 and the
+            hand ends).
+    """
 
     limit: ClassVar[bool]
     metadata: ClassVar[dict[str, Any]]
