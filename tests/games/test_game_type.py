@@ -174,3 +174,15 @@ def test_games_registered_later_reach_the_listeners(table: None) -> None:
     register_game(Later)
     assert heard == ["later_kuhn"]
     assert load_game("later_kuhn").name == "later_kuhn"
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_holdem", "limit_holdem",
+                                  "no_limit_holdem"])
+def test_the_declared_seats_are_the_ones_the_parameters_allow(name: str) -> None:
+    kind = game_class(name).game_type
+    deck = {"num_ranks": 6} if name == "leduc_holdem" else {}  # 11 cards for 10 seats
+    for seats in (kind.min_players, kind.max_players):
+        assert load_game(name, num_players=seats, **deck).num_players == seats
+    for seats in (kind.min_players - 1, kind.max_players + 1):
+        with pytest.raises(ConfigError, match="num_players"):
+            load_game(name, num_players=seats)
