@@ -28,13 +28,26 @@ def test_one_uniform_per_row_whatever_the_weights() -> None:
         assert rng.random() == twin.random()
 
 
-def test_float32_weights_are_summed_in_float32() -> None:
-    # A draw between the float32 and float64 cumulative sums tells the precision apart.
+class FixedDraw:
+    """A generator stand-in whose uniforms are all ``u`` (sample_rows only calls ``random``)."""
+
+    def __init__(self, u: float) -> None:
+        self.u = u
+
+    def random(self, n: int) -> np.ndarray:
+        return np.full(n, self.u)
+
+
+def test_float32_weights_are_summed_in_float32_as_networks_give_them() -> None:
+    # 0.1f + 0.2f rounds above the float64 sum of the same two numbers: a draw between the
+    # two sums picks action 1 in float32 (NFSP's draws before sample_rows was shared) and
+    # action 2 in float64.
     w = np.array([[0.1, 0.2, 0.7]], dtype=np.float32)
-    cum32 = np.cumsum(w, axis=1)
-    u = float(np.random.default_rng(5).random(1)[0])
-    expected = int(np.minimum((cum32 <= u * cum32[:, -1:]).sum(), 2))
-    assert sample_rows(w, np.random.default_rng(5)).tolist() == [expected]
+    in32, in64 = float(np.cumsum(w)[1]), float(np.cumsum(w.astype(np.float64))[1])
+    assert in64 < in32
+    u = (in32 + in64) / 2 / float(np.cumsum(w)[-1])
+    assert sample_rows(w, FixedDraw(u)).tolist() == [1]  # type: ignore[arg-type]
+    assert sample_rows(w.astype(np.float64), FixedDraw(u)).tolist() == [2]  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("row", [[np.nan, 1.0], [-0.5, 1.0], [0.0, 0.0], [np.inf, 1.0]])
