@@ -229,8 +229,9 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
     """Build agent ``name`` for ``game`` with ``seed`` (an integer >= 0, NumPy's accepted).
 
     Parameters are checked before anything is built: a factory without ``**params`` by its
-    signature here, the others by their config dataclass (``from_params``, which names the
-    valid fields) before the agent is constructed.
+    signature here, the others by their config dataclass, through the agent constructor's
+    ``pokerzoo.config.with_overrides`` (so building the class directly refuses the same
+    parameters with the same message).
 
     Raises:
         ConfigError: an unknown agent, a game that is not a ``Game``, a bad seed, unknown or
