@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from pokerzoo.distributed.address import DEFAULT_TIMEOUT_S, check_timeout, parse_address
 from pokerzoo.errors import ConfigError
 from pokerzoo.parallel import Executor, InProcess, check_workers
@@ -118,9 +120,21 @@ def independent_runs(
 
     ``fn`` must be importable by the workers (a module-level function), and each run must draw
     its randomness from its seed only, so that the results do not depend on the workers.
+
+    Raises:
+        ConfigError: ``fn`` not callable, ``seeds`` not a sequence of integers, or an
+            ``executor`` that is not one.
     """
+    if not callable(fn):
+        raise ConfigError(f"independent_runs needs a function fn(shared, seed), got {fn!r}")
+    if not isinstance(seeds, Sequence) or isinstance(seeds, str) or not all(
+        isinstance(s, int | np.integer) and not isinstance(s, bool) for s in seeds
+    ):
+        raise ConfigError(f"seeds must be a sequence of integers, got {seeds!r}")
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise ConfigError(f"executor must be a pokerzoo.parallel.Executor, got {executor!r}")
     executor = executor if executor is not None else InProcess()
-    return executor.map(fn, shared, list(seeds))
+    return executor.map(fn, shared, [int(s) for s in seeds])
 
 
 __all__ = ["connect", "executor_for", "independent_runs", "ray_install_hint", "require_ray"]

@@ -256,6 +256,8 @@ def to_rlcard_state(state: State, small_blind: int = 0) -> dict[str, Any]:
         ConfigError: a game without an RLCard env, a state that is not a decision node, or a
             small blind that is not 0 or 1.
     """
+    if not isinstance(state, State):
+        raise ConfigError(f"to_rlcard_state needs a pokerzoo State, got {state!r}")
     game = state.game
     env_id = env_of(game)
     p = state.current_player()
@@ -355,7 +357,7 @@ def from_rlcard_state(rl_state: dict[str, Any], game: Game) -> State:
         hand = pokerzoo_card(game, raw["hand"])
         board = None if raw["public_card"] is None else pokerzoo_card(game, raw["public_card"])
         chips = list(raw["all_chips"])
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise ConfigError(f"not a state dict of RLCard's leduc-holdem env: {exc!r}") from None
     # RLCard's small blind acts first, so it is the first actor of the record (or the player
     # to act when no one has acted yet).

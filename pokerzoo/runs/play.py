@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -29,6 +30,7 @@ import numpy as np
 from pokerzoo.envs.poker_env import PokerEnv
 from pokerzoo.envs.rendering import render_text
 from pokerzoo.errors import ConfigError, InvalidPolicyError
+from pokerzoo.evaluation.arguments import count_arg, is_int
 from pokerzoo.games.base import Game, State
 from pokerzoo.games.registry import load_game
 
@@ -315,9 +317,18 @@ class PlaySession:
         hands: int | None = None,
         recorder: HandSink | None = None,
     ) -> None:
-        if hands is not None and hands < 1:
-            raise ConfigError(f"hands must be at least 1, got {hands}; leave it out to play "
+        if hands is not None and not (is_int(hands) and hands >= 1):
+            raise ConfigError(f"hands must be at least 1, got {hands!r}; leave it out to play "
                               "until you quit")
+        seed = count_arg(seed, "seed", 0)
+        if not isinstance(game, Game):
+            raise ConfigError(f"game must be a pokerzoo Game, got {game!r}")
+        for role, value, method in (("opponent", opponent, "choose"),
+                                    ("recorder", recorder, "record")):
+            if (value is not None or role == "opponent") and not callable(
+                getattr(value, method, None)
+            ):
+                raise ConfigError(f"the {role} must have a {method}() method, got {value!r}")
         self.game = game
         self.opponent = opponent
         self.stdin = stdin
@@ -473,6 +484,11 @@ def load_opponent(
     """
     from pokerzoo.evaluation.opponents import opponent_names
 
+    for what, value, kind in (("run", run, str | PathLike), ("policy", policy, str | PathLike),
+                              ("opponent", opponent, str), ("game", game, str),
+                              ("game_params", game_params, Mapping)):
+        if value is not None and not isinstance(value, kind):
+            raise ConfigError(f"{what} must be {_KINDS[what]} or None, got {value!r}")
     given = [s for s in (run, policy, opponent) if s is not None]
     if len(given) != 1:
         raise ConfigError(
@@ -504,6 +520,10 @@ def load_opponent(
     assert opponent is not None
     chosen = load_game(game or "leduc_holdem", **params)
     return chosen, built_in_opponent(opponent, chosen)
+
+
+_KINDS = {"run": "a folder path", "policy": "a file path", "opponent": "a name",
+          "game": "a game name", "game_params": "a mapping of parameters"}
 
 
 def _run_opponent(saved: Any) -> Opponent:
