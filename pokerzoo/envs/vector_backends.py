@@ -69,7 +69,9 @@ class LeducArrays(RowArrays):
         off = {f.name: lay.slice(f.name).start for f in lay.fields}
         self.o = off
         self.slots = (lay.slice("betting_round_0").stop - off["betting_round_0"]) // 3
-        self.scale = np.float32(1.0 / cfg.max_contribution())
+        # A Python float, as the game's own tensor uses: a float32 scale made 3/13 one float32
+        # step off the game's tensor, so a table keyed by tensors found no information set.
+        self.scale = 1.0 / cfg.max_contribution()
         self.ar = np.arange(num_envs)
         self.seats = np.arange(n)
         N = num_envs
