@@ -16,11 +16,11 @@ import tempfile
 import time
 
 from pokerzoo.agents.registry import agent_spec
-from pokerzoo.training.callbacks import read_metrics
 from pokerzoo.runs.run import RunConfig, default_budget, train
+from pokerzoo.training.callbacks import read_metrics
 
 AGENTS = ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-os", "mccfr-es", "xfp", "bufp-x", "nfsp",
-          "nfsp-plt"]
+          "nfsp-plt", "deep-cfr", "deep-gxfp"]
 GAMES = ["kuhn_poker", "leduc_holdem"]
 LEVELS = (100.0, 10.0, 1.0)
 """mbb/g levels whose first crossing is reported (a uniform random Kuhn player: 458 mbb/g,
@@ -33,7 +33,7 @@ def measure(agent: str, game: str) -> dict:
     key = "episodes" if units == "episodes" else "iterations"
     with tempfile.TemporaryDirectory() as out:
         config = RunConfig(agent=agent, game=game, out=out, tensorboard=False,
-                           eval_every=budget // 200, **{key: budget})
+                           eval_every=max(1, budget // 200), **{key: budget})
         start = time.perf_counter()
         train(config, progress=False)
         seconds = time.perf_counter() - start

@@ -94,7 +94,7 @@ def run_cli(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
     if "--debug" not in args:
         # A warning is a note to the user, not a message to a programmer: one line, without
         # the category and the source line Python's default format adds.
-        warnings.formatwarning = _one_line_warning  # type: ignore[assignment]
+        warnings.formatwarning = _one_line_warning
     try:
         return main(argv)
     except (PokerzooError, FileNotFoundError) as exc:

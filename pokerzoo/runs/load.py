@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_spec, make_agent
@@ -60,7 +60,8 @@ def game_view(game: Game, view: str) -> Game:
         return game
     if not game.game_type.hidden_model:
         raise ConfigError(f"{game!r} has no hidden model, so no {view!r} view")
-    return game.interaction_view() if view == "interactive" else game.agent_view()
+    hidden = cast(Any, game)  # a hidden-model game (game_type says so) has both views
+    return hidden.interaction_view() if view == "interactive" else hidden.agent_view()
 
 
 def build_agent(build: dict[str, Any]) -> Agent:

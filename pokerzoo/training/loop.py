@@ -256,4 +256,8 @@ class Trainer:
             self.interrupted = True
 
         signal.signal(signal.SIGINT, request_stop)
-        return lambda: signal.signal(signal.SIGINT, previous)
+
+        def restore() -> None:
+            signal.signal(signal.SIGINT, previous)
+
+        return restore
