@@ -33,9 +33,11 @@ DEFAULT_TIMEOUT_S = 30.0
 _FORMS = "'auto', host:port (the head's GCS, e.g. host:6379) or ray://host:port"
 _HINT = ("check the address (`ray start --head` prints it), that the cluster is running, and "
          "that this machine can reach it")
-# One cheap call of the service Ray runs at each kind of address.
-_GCS_METHOD = "/ray.rpc.NodeInfoGcsService/GetClusterId"
-_CLIENT_METHOD = "/ray.rpc.RayletDriver/ClusterInfo"
+# One cheap call of the service Ray runs at each kind of address, as (method, serialized
+# request): the GCS's cluster id (an empty request), and the client server's PING
+# (ClusterInfoRequest with type PING = 6), which it answers before any session exists.
+_GCS_CALL = ("/ray.rpc.NodeInfoGcsService/GetClusterId", b"")
+_CLIENT_CALL = ("/ray.rpc.RayletDriver/ClusterInfo", b"\x08\x06")
 
 
 def check_timeout(timeout: object) -> float:
@@ -88,20 +90,20 @@ def probe_address(address: str, timeout: float = DEFAULT_TIMEOUT_S) -> None:
         return
     host, port = target
     client = address.strip().startswith("ray://")
-    reason = _probe(host, port, _CLIENT_METHOD if client else _GCS_METHOD, timeout)
+    reason = _probe(host, port, _CLIENT_CALL if client else _GCS_CALL, timeout)
     if reason is not None:
         raise ConfigError(f"cannot connect to the Ray cluster at {address!r}: {reason}; {_HINT}")
 
 
-def _probe(host: str, port: int, method: str, timeout: float) -> str | None:
-    """Why Ray does not answer ``method`` at ``host:port``, or ``None`` if it does."""
+def _probe(host: str, port: int, call: tuple[str, bytes], timeout: float) -> str | None:
+    """Why Ray does not answer ``call`` at ``host:port``, or ``None`` if it does."""
     import grpc  # installed with Ray, which the caller has checked
 
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     channel = grpc.insecure_channel(target)
     try:
-        # An empty message is a valid request of every protobuf type (all fields default).
-        channel.unary_unary(method)(b"", timeout=timeout)
+        method, request = call
+        channel.unary_unary(method)(request, timeout=timeout)
     except grpc.RpcError as exc:
         code, details = exc.code(), str(exc.details() or "")
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
