@@ -141,6 +141,33 @@ def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:
 IDENTITY = ("agent", "game", "game_params", "agent_params", "seed")
 
 
+def pin_drawn_seed(out: Path, config: Any, game: Game) -> tuple[Any, Game]:
+    """``config`` (a ``RunConfig``) and ``game`` with the seed an unknown-environment game drew
+    recorded in ``game_params``: built without one, the game drew its d* from 128 bits of the
+    operating system, and ``config.json`` must hold them for the folder, ``evaluate.py`` and
+    ``play.py`` to rebuild the same d*. A folder already holding this run without a seed lends
+    it its recorded seed (and the game is rebuilt with it), so the same command resumes in the
+    same environment. Any other config and game come back as they are."""
+    if not game.game_type.is_environment or "seed" in config.game_params:
+        return config, game
+    params = dict(config.game_params)
+    seed = game.params()["seed"]
+    try:
+        previous = read_run_config(out) if (out / "config.json").is_file() else {}
+    except ConfigError:
+        previous = {}  # prepare_folder reports a damaged config.json
+    held = dict(previous.get("game_params", {}))
+    held_seed = held.pop("seed", None)
+    same_run = previous.get("game") == config.game and held == json.loads(
+        json.dumps(params, default=to_json)
+    )
+    pinned = dataclasses.replace(config, game_params={**params, "seed": seed})
+    if same_run and held_seed is not None and held_seed != seed:
+        pinned = dataclasses.replace(config, game_params={**params, "seed": held_seed})
+        game = load_game(config.game, **pinned.game_params)
+    return pinned, game
+
+
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` atomically; it is serialised before the file is opened, so a value
     JSON cannot hold never leaves a half-written file."""

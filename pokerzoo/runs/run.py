@@ -35,7 +35,7 @@ from pokerzoo.runs.config import (  # noqa: F401  (re-exported: train.py and ben
     RunConfig,
     default_budget,
 )
-from pokerzoo.runs.folder import prepare_folder, write_json
+from pokerzoo.runs.folder import pin_drawn_seed, prepare_folder, write_json
 from pokerzoo.runs.load import game_view, game_view_name
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
@@ -68,6 +68,8 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     started = time.perf_counter()  # the seconds budget covers building the agent too
     spec = agent_spec(config.agent)
     game = load_game(config.game, **config.game_params)
+    # An unknown game built without a seed drew one: config.json records it (or the folder's).
+    config, game = pin_drawn_seed(Path(config.out), config, game)
     if config.eval_lbr_deals and not (game.game_type.lbr and game.num_players == 2):
         # LBR is only defined there; elsewhere exact exploitability (or matches) score runs.
         raise ConfigError(

@@ -37,7 +37,19 @@ IDS = [f"{m.__name__.rsplit('.', 1)[1]}-{i}" for i, (m, _) in enumerate(CASES)]
 def test_api_and_seed(module, params: dict) -> None:
     api_test(module.env(**params), num_cycles=100)
     api_test(module.raw_env(**params), num_cycles=100)
-    seed_test(functools.partial(module.env, **params), num_cycles=100)
+    # Same env seed, same hands, in the same environment: built without a game seed, each env
+    # draws its own d* (see test_an_env_without_a_seed_is_a_new_environment).
+    seed_test(functools.partial(module.env, **{"seed": 0, **params}), num_cycles=100)
+
+
+def test_an_env_without_a_seed_is_a_new_environment() -> None:
+    a, b = unknown_kuhn_poker_v0.env(), make("unknown_kuhn_poker_v0")
+    assert true_model_of(a) != true_model_of(b)
+    # Its drawn seed is in its game's parameters, which rebuild the same d*.
+    params = environment_of(a).params()
+    assert params["seed"] >= 2**64
+    assert true_model_of(unknown_kuhn_poker_v0.env(**params)) == true_model_of(a)
+    assert true_model_of(pickle.loads(pickle.dumps(a))) == true_model_of(a)
 
 
 def test_same_seed_same_d_star_through_make() -> None:

@@ -2,7 +2,10 @@
 
 ``load_game("unknown_leduc_holdem", base="leduc4", prior="psrlcfr", seed=0)`` draws the true
 model ``d* = (c*, r*)`` from the prior with ``seed``. The rules, information states and
-observations are the base game's; only chance probabilities and rewards change.
+observations are the base game's; only chance probabilities and rewards change. Without a
+``seed``, 128 bits from the operating system seed the draw (and ``params()`` records them): a
+small seed can be enumerated by a learner that knows the prior (try each, keep the d* that
+explains the hands seen), so experiments that hide d* leave it out or pass a large one.
 
 Two objects, three roles:
 
@@ -39,6 +42,14 @@ believes). Every draw from d* is counted on the view's ``sampler.counter``
 ``pokerzoo.evaluation.unknown.InteractionRunner`` counts; ``chance_draws``). Interaction views
 cannot be pickled (a pickle would write d* out); ``copy``/``deepcopy`` share them.
 
+What the hiding guarantees: an interface that keeps honest code honest and counts every
+interaction, not a sandbox. No attribute, property, closure cell, ``__dict__`` or bound
+method leads from a view, its sampler or its counter to d* (the sampler keeps the environment
+in its module's private table; see ``pokerzoo.games.unknown.sampler``), every draw from d* is
+counted, and counts cannot be set, deleted or reset. Code that inspects the interpreter
+(``gc.get_objects()``, frames, ``ctypes``, private module names) reaches anything in the
+process, d* included: experiments that must rule that out run the learner in another process.
+
 Games are immutable: ``game.with_resampled_environment(rng)`` returns a new game with a new d*,
 ``game.with_model(m)`` a game whose states deal and pay with ``m``; assigning an attribute
 raises ``FrozenInstanceError``. The model takes part in equality, hashing and ``params()``
@@ -69,6 +80,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import secrets
 from collections.abc import Hashable, Mapping
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar
@@ -97,6 +109,11 @@ from pokerzoo.games.unknown.sampler import EnvironmentSampler, InteractionCounte
 # Config
 # ---------------------------------------------------------------------------------------------
 
+SEED_BITS = 128
+"""Bits of the seed drawn from the operating system when a game is built without one: too many
+for a learner to enumerate (``secrets.randbits``, as ``numpy.random.SeedSequence()`` draws)."""
+
+
 
 @dataclass(frozen=True)
 class UnknownConfig(GameConfig):
@@ -108,11 +125,16 @@ class UnknownConfig(GameConfig):
     prior: str | Mapping[str, Any] | Prior = "psrlcfr"
     """The prior of d*: ``"psrlcfr"``, ``"poker_payoffs"``, a ``{"name": ..., ...}`` dict or a
     ``Prior`` (see ``pokerzoo.games.unknown.priors``)."""
-    seed: int = 0
-    """Seed of the draw of d* from the prior (same seed, same d*)."""
+    seed: int | None = None
+    """Seed of the draw of d* from the prior (same seed, same d*). Left out, 128 bits are drawn
+    from the operating system and kept here (so ``params()`` and run folders rebuild the same
+    d*). A small seed is enumerable: a learner that knows the prior can try every small seed
+    and keep the d* that best explains the hands it saw, so experiments meant to hide d* leave
+    it out or give a large one."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "seed", check_int("seed", self.seed, 0))
+        seed = secrets.randbits(SEED_BITS) if self.seed is None else self.seed
+        object.__setattr__(self, "seed", check_int("seed", seed, 0))
         object.__setattr__(self, "prior", make_prior(self.prior))
         base = self.base
         if isinstance(base, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in base):
@@ -500,7 +522,7 @@ class UnknownPokerGame(UnknownGameBase):
         compare equal.
         """
         view = self.agent_view(model, source)
-        return view._replace(_sampler=EnvironmentSampler(self._model, self.prior, counter))
+        return view._replace(_sampler=EnvironmentSampler(self, counter))
 
     # Identity ------------------------------------------------------------------------------------
 
