@@ -19,6 +19,11 @@ A job whose worker dies is run again and a pool worker is rebuilt from its last 
 call repeated: results are accepted once per job, so nothing is lost or counted twice, and
 ``executor.stats`` says how many were re-run.
 
+A cluster's address is asked first (``connect(..., timeout=30)``, see
+``pokerzoo.distributed.address``): an address that does not resolve, refuses or stays silent
+is one line naming it within the timeout, not Ray's minutes of retries. Ray's own start-up
+lines (the token it generated, "Started a local Ray instance") are not printed; its errors are.
+
 >>> from pokerzoo.distributed import ray_install_hint
 >>> ray_install_hint()
 'pip install "pokerzoo[ray]"'
