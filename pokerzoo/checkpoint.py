@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.atomic import check_target
+from pokerzoo.atomic import check_target, fsync_folder
 from pokerzoo.errors import CheckpointError, ConfigError
 
 FORMAT_NAME = "pokerzoo-checkpoint"
@@ -136,7 +136,7 @@ def write_checkpoint(
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    _fsync_folder(path.parent)
+    fsync_folder(path.parent)
 
 
 def read_checkpoint(
@@ -467,17 +467,3 @@ def _read_tensors(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
     ):
         raise CheckpointError(f"{path} is corrupt: {_TENSORS_MEMBER} is not a dict of tensors")
     return tensors
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename durable (POSIX); platforms that cannot open folders skip it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
