@@ -19,7 +19,8 @@ from pokerzoo.atomic import write_atomically
 from pokerzoo.checkpoint import find_run_checkpoint
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.games.registry import load_game
+from pokerzoo.games.registry import game_class, load_game
+from pokerzoo.games.unknown.game import FORMER_DEFAULT_SEED
 from pokerzoo.games.unknown.priors import Prior
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -67,6 +68,9 @@ def read_run_config(folder: str | Path) -> dict[str, Any]:
         FileNotFoundError: the folder has no ``config.json``.
         ConfigError: the file is not UTF-8 JSON holding a table with ``agent`` and ``game``
             names, ``agent_params``/``game_params`` tables and an integer ``seed``.
+
+    An unknown-environment game's ``game_params`` naming no seed (a folder written before such
+    games drew their seed) are read with ``seed`` 0, the default their d* was drawn with.
     """
     path = Path(folder) / "config.json"
     if not path.is_file():
@@ -97,7 +101,19 @@ def read_run_config(folder: str | Path) -> dict[str, Any]:
     seed = config.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"{path} is corrupt: 'seed' must be an integer >= 0, got {seed!r:.60}")
+    if "seed" not in config.get("game_params", {}) and _draws_a_seed(config["game"]):
+        # Written before unknown games drew their seed (runs record it since): trained in the
+        # d* of the default seed of then.
+        config["game_params"] = {**config.get("game_params", {}), "seed": FORMER_DEFAULT_SEED}
     return config
+
+
+def _draws_a_seed(game: str) -> bool:
+    """Whether the game ``game`` draws its seed when given none (unknown-environment games)."""
+    try:
+        return game_class(game).game_type.is_environment
+    except ConfigError:
+        return False  # an unknown name: SavedRun.open and the run report it
 
 
 def prepare_folder(out: Path, config: Any, agent: Agent) -> bool:

@@ -24,6 +24,7 @@ import pytest
 from pokerzoo import load_game
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs.unknown_env import UnknownPokerEnv
+from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.errors import HiddenModelError
 from pokerzoo.evaluation.unknown import environment_of, true_model_tree
 from pokerzoo.games.unknown import (
@@ -189,9 +190,14 @@ def test_an_agents_env_and_a_learning_agent_lead_nowhere_either(kuhn: UnknownPok
     for agent in env.agent_iter(max_iter=4):
         env.step(None if env.terminations[agent] else 0)
     assert _leaks(env, kuhn) == []
-    agent = make_agent("vcfr", kuhn, seed=0)
-    agent.iterate(5)
-    assert _leaks(agent, kuhn) == []
+    venv = VectorPokerEnv(kuhn.interaction_view(), num_envs=4, seed=0)
+    venv.reset()
+    venv.step(np.zeros(4, dtype=np.int64))
+    assert _leaks(venv, kuhn) == []
+    for name in ("vcfr", "mccfr-os-unknown"):
+        agent = make_agent(name, kuhn, seed=0)
+        agent.iterate(5)
+        assert _leaks(agent, kuhn) == [], name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,3 +358,23 @@ def test_a_run_without_a_seed_records_it_and_resumes_in_the_same_environment(tmp
     assert again["resumed"] and again["game"] == first["game"]
     assert json.loads((out / "config.json").read_text())["game_params"]["seed"] == seed
     assert load_agent(out).build["game_params"]["seed"] == seed
+
+
+def test_a_run_folder_from_before_drawn_seeds_resumes_in_seed_0s_environment(tmp_path) -> None:
+    """Folders written when the default seed was 0 name no seed: they are read with seed 0."""
+    from pokerzoo.runs.folder import SavedRun
+    from pokerzoo.runs.run import RunConfig, train
+
+    out = tmp_path / "run"
+    train(RunConfig(agent="cfr+", game="unknown_kuhn_poker", game_params={"seed": 0},
+                    iterations=5, out=str(out), tensorboard=False), progress=False)
+    path = out / "config.json"
+    stored = json.loads(path.read_text())
+    stored["game_params"] = {}  # what train.py wrote then
+    path.write_text(json.dumps(stored))
+    assert SavedRun.open(out).game == load_game("unknown_kuhn_poker", seed=0)
+    config = RunConfig(agent="cfr+", game="unknown_kuhn_poker", iterations=10, out=str(out),
+                       tensorboard=False)
+    again = train(config, progress=False)
+    assert again["resumed"] and again["iterations_done"] == 10
+    assert again["game"] == repr(load_game("unknown_kuhn_poker", seed=0))
