@@ -101,10 +101,16 @@ def history(name: str) -> list[tuple[str, str]]:
 def fingerprint(name: str, hands: int = 20, seed: int = 0) -> str:
     """SHA-256 (hex) of what env ``name`` gives a learner (see the module docstring): its
     spaces and layout, then every agent's observation, mask and reward along ``hands`` hands of
-    random legal play, hand ``k`` dealt by ``reset(seed=seed + k)``."""
+    random legal play, hand ``k`` dealt by ``reset(seed=seed + k)``. A hidden-model env is
+    built with game seed 0: without one it draws a new d* from the OS each time, and its
+    version is about how it plays a d*, not which one it drew."""
     from pokerzoo.envs.registry import make
 
     env = make(name)
+    kind = getattr(getattr(env.unwrapped, "game", None), "game_type", None)
+    if kind is not None and kind.hidden_model:
+        env.close()
+        env = make(name, seed=0)
     digest = hashlib.sha256()
     digest.update(json.dumps(_describe(env), sort_keys=True).encode())
     rng = np.random.default_rng(seed)
