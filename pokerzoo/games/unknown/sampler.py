@@ -17,7 +17,9 @@ interaction counted; it is not a sandbox. Python cannot be one: code that inspec
 interpreter (``gc.get_objects()``, ``gc.get_referrers``, frames, ``ctypes``, this module's
 private names) reaches anything, d* included. And draws use the caller's generator: a caller
 that sets its generator's state knows the uniform behind each draw, so a (counted) draw tells
-it more than an independent sample would.
+it more than an independent sample would; likewise a resampled environment (``resampled(rng)``,
+an env's ``resample_environment``) is the prior's draw with the caller's generator, which a
+caller holding a copy of that generator can redo.
 
 >>> from pokerzoo import load_game
 >>> import numpy as np
