@@ -33,6 +33,10 @@ def test_api(name: str, params: dict) -> None:
 
 @pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
 def test_seed(name: str, params: dict) -> None:
+    if name.startswith("unknown_"):
+        # A hidden-model game built without a seed draws a new environment d* each time (from
+        # 128 bits the learner cannot enumerate): two envs agree only with one game seed.
+        params = {"seed": 0, **params}
     seed_test(functools.partial(make, name, **params), num_cycles=200)
 
 
