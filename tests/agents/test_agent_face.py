@@ -62,6 +62,7 @@ def solver() -> CFRPlus:
     return agent
 
 
+@pytest.mark.slow
 def test_agents_are_not_state_policies_and_say_so(solver) -> None:
     assert not hasattr(solver, "action_probabilities")
     assert not isinstance(solver, StatePolicy)

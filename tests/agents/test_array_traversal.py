@@ -175,6 +175,7 @@ def _z(a, b):
     return (a.mean(axis=0) - b.mean(axis=0))[ok] / np.sqrt(var[ok])
 
 
+@pytest.mark.slow
 def test_samples_match_states_in_distribution():
     game = load_game("no_limit_holdem", stacks=(300, 300))
     strategy = _linear_strategy(game)

@@ -149,6 +149,7 @@ def test_tabular_checkpoints_never_import_torch(tmp_path):
 # Every registered agent ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(registered_agents()))
 def test_round_trip_of_every_registered_agent(name, tmp_path):
     # Agents of unknown environments learn them by playing: they get unknown Kuhn.

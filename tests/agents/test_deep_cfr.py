@@ -113,6 +113,7 @@ def test_config_checks_and_presets() -> None:
         DeepCFR(load_game("kuhn_poker"), device="cpu", **FAST).iterate(1.5)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_deep_cfr_solves_kuhn() -> None:
     torch.manual_seed(0)
     agent = DeepCFR(load_game("kuhn_poker"), seed=0, device="cpu", **FAST)
@@ -122,6 +123,7 @@ def test_deep_cfr_solves_kuhn() -> None:
     assert before > 0.4 and after < 0.05
 
 
+@pytest.mark.slow
 def test_resume_equals_an_uninterrupted_run(tmp_path) -> None:
     params = {**FAST, "traversals": 20, "advantage_steps": 20, "policy_steps": 50}
     game = load_game("kuhn_poker")

@@ -128,6 +128,7 @@ def test_best_decisions_and_the_strategy_table() -> None:
     assert len(agent.strategy_memory) > 0 and agent.utility_memories == []
 
 
+@pytest.mark.slow
 def test_deep_gxfp_solves_kuhn() -> None:
     agent = DeepGXFP(KUHN, seed=0, **FAST)
     before = exploitability(agent.tree, agent.policy())
@@ -161,6 +162,7 @@ def test_folding_keeps_the_losses() -> None:
                                (total[:, None] * (sets - mean) ** 2).sum() + spread, rtol=1e-4)
 
 
+@pytest.mark.slow
 def test_folded_targets_are_reproduced_and_samples_stay_available() -> None:
     # The paper's 100 steps per training; folded, each step sees every information set.
     agent = Recording(KUHN, seed=1, device="cpu", traversals=300)

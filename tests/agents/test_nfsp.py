@@ -272,6 +272,7 @@ def _weights(agent: NFSP) -> list[torch.Tensor]:
             for net in (lrn.q, lrn.q_target, lrn.avg) for t in net.state_dict().values()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["nfsp", "nfsp-plt"])
 def test_resumed_run_matches_the_uninterrupted_run(tmp_path, preset):
     params = {**FAST, "num_envs": 32, "min_buffer_size": 128}

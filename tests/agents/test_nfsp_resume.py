@@ -100,6 +100,7 @@ def run(case: str, calls: int, chunk: int, period: int | None, how: str, tmp_pat
     return agent, trace
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_checkpoint_period_does_not_change_the_run(case, tmp_path):
     calls, chunk = (5, 25) if case.endswith("uct") else (6, 30)

@@ -26,6 +26,7 @@ def test_an_agent_needing_torch_names_the_extra(monkeypatch: pytest.MonkeyPatch)
         make_agent("nfsp", pokerzoo.load_game("kuhn_poker"))
 
 
+@pytest.mark.slow
 def test_the_main_job_runs_where_torch_cannot_be_imported(tmp_path: Path) -> None:
     # A finder that refuses torch stands in for a machine without it.
     script = textwrap.dedent(f"""

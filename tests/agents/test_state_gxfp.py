@@ -18,6 +18,7 @@ from pokerzoo.policy import UniformRandomPolicy  # noqa: E402
 from pokerzoo.tree import build  # noqa: E402
 
 
+@pytest.mark.slow
 def test_state_deep_gxfp_lowers_kuhn_exploitability() -> None:
     game = load_game("kuhn_poker")
     tree = build(game)

@@ -59,6 +59,7 @@ def _stats(isets, values, n, num_isets):
     return mean, square / n - mean**2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", [0, 1])
 def test_state_samples_match_the_tree_kernel_in_distribution(player: int) -> None:
     game = load_game("leduc_holdem")
@@ -173,6 +174,7 @@ def test_range_sweeps_answer_like_single_states() -> None:
     assert len(policy._ranges) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "iterations", "params", "floor", "target"), [
     # Kuhn: from 0.46 (uniform) to below 0.1; Leduc: from 2.37 to below half of that.
     ("kuhn_poker", 12, {"traversals": 100, "advantage_steps": 60, "batch_size": 128}, 0.4, 0.1),

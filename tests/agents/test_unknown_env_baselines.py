@@ -45,6 +45,7 @@ def test_split_budget_gives_the_same_run(make: Factory) -> None:
     np.testing.assert_array_equal(whole.output_policy_array(), split.output_policy_array())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_lowers_nash_conv_in_the_true_model(make: Factory, seed: int) -> None:
     game = load_game("unknown_kuhn_poker", seed=seed)

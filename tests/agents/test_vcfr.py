@@ -66,6 +66,7 @@ def test_the_sampler_plays_hands_from_the_true_model() -> None:
 # --- Accounting and the hidden model ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", UNKNOWN_AGENTS)
 def test_every_agent_consumes_exactly_the_budget(name: str, kuhn: UnknownPokerGame) -> None:
     agent = make_agent(name, kuhn, seed=0)
@@ -106,6 +107,7 @@ def test_no_agent_reads_the_true_model(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- Learning ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["vcfr", "vdcfr", "vfsp", "psrlcfr", "random-interaction"])
 def test_agents_learn_unknown_kuhn(name: str) -> None:
     game = load_game("unknown_kuhn_poker", seed=4)

@@ -125,6 +125,7 @@ def test_second_order_gain_ranks_like_one_step(ig_step: float) -> None:
     assert np.all(exact > 0) and np.all(approx > 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["one_step", "second_order"])
 def test_gain_of_a_sample_falls_as_it_is_seen_again(method: str) -> None:
     x = _features(50, 3)

@@ -36,6 +36,7 @@ def test_a_missing_ray_is_one_line_saying_how_to_install_it(monkeypatch) -> None
         executor_from_flags(0, None)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("ray_local")
 def test_evaluate_prints_the_same_tournament_with_two_workers(tmp_path: Path, capsys) -> None:
     sys.path.insert(0, str(ROOT))

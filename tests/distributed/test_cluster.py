@@ -28,6 +28,7 @@ def two_nodes():
         cluster.shutdown()
 
 
+@pytest.mark.slow
 def test_a_tournament_on_two_nodes_equals_the_in_process_one(two_nodes) -> None:
     game = load_game("limit_holdem")
     field = [Entrant(n, make_opponent(n, game)) for n in ("random", "always-call")]

@@ -44,6 +44,7 @@ def test_a_closed_port_fails_at_once() -> None:
     _refuse_within(f"127.0.0.1:{port}", 5, f"nothing listens on port {port} of 127.0.0.1", 25)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["", "ray://"])
 def test_a_silent_server_fails_after_the_timeout(scheme: str) -> None:
     with socket.socket() as server:  # accepts connections (the kernel does) but never answers

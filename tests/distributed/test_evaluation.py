@@ -27,6 +27,7 @@ def same_match(a, b) -> None:
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["kuhn_poker", "limit_holdem"])
 def test_head_to_head_is_the_same_to_the_chip_with_1_and_2_workers(game_name: str) -> None:
     game = load_game(game_name)
@@ -38,6 +39,7 @@ def test_head_to_head_is_the_same_to_the_chip_with_1_and_2_workers(game_name: st
     same_match(head_to_head(game, pols, deals, seed=7, executor=InProcess(3)), local)
 
 
+@pytest.mark.slow
 def test_tournament_and_lbr_are_the_same_to_the_chip() -> None:
     game = load_game("limit_holdem")
     field = [Entrant(n, make_opponent(n, game)) for n in ("random", "always-call")]
@@ -72,6 +74,7 @@ class KillOnce:
         return {a: 1.0 / len(legal) for a in legal}
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_match_loses_nothing(tmp_path: Path) -> None:
     game = load_game("kuhn_poker")
     marker = tmp_path / "killed"
@@ -107,6 +110,7 @@ class Counter:
         self.total = state["total"]
 
 
+@pytest.mark.slow
 def test_a_killed_pool_worker_restarts_from_its_last_state(tmp_path: Path) -> None:
     marker = str(tmp_path / "killed")
     executor = connect(2)

@@ -31,6 +31,7 @@ def same_networks(a: NFSP, b: NFSP) -> None:
             torch.testing.assert_close(x, y, rtol=0, atol=0)
 
 
+@pytest.mark.slow
 def test_ray_rollouts_equal_in_process_rollouts_and_resume_exactly(tmp_path: Path) -> None:
     local = NFSP(KUHN, seed=3, workers=2, **FAST)
     local.iterate(3000)
@@ -49,6 +50,7 @@ def test_ray_rollouts_equal_in_process_rollouts_and_resume_exactly(tmp_path: Pat
         NFSP(KUHN, seed=3, **FAST).load(tmp_path / "ckpt.pzc")
 
 
+@pytest.mark.slow
 def test_a_rollout_worker_killed_between_rounds_is_rebuilt_from_its_state() -> None:
     executor = connect(2)
     agent = NFSP(KUHN, seed=4, workers=2, executor=executor, **FAST)
@@ -91,6 +93,7 @@ def test_workers_refuse_the_uct_best_response_and_bad_counts() -> None:
     assert np.isfinite(exploitability(agent.tree, agent.average_policy()))
 
 
+@pytest.mark.slow
 def test_deep_cfr_traversal_workers_are_reproducible_and_equal_in_process() -> None:
     from pokerzoo.agents.deep.deep_cfr import DeepCFR
 

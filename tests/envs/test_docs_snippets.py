@@ -18,6 +18,7 @@ def test_doc_has_the_three_uses() -> None:
     assert len(SNIPPETS) >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("index", range(len(SNIPPETS)))
 def test_snippet_runs(index: int, capsys: pytest.CaptureFixture) -> None:

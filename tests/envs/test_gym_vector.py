@@ -168,6 +168,7 @@ def _always_raise(mask: np.ndarray) -> np.ndarray:
     return np.where(mask[..., 2] > 0, 2, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("env", "kwargs"), [
     ("leduc_holdem_v0", {"seat": "random"}),
     ("leduc_holdem_v0", {"seat": 1, "num_players": 3}),

@@ -67,6 +67,7 @@ def _bits(legal: list[int]) -> int:
     return sum(1 << a for a in legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "params", "hands", "batch"), CONFIGS)
 def test_hands_replay_through_the_state_rules(name, params, hands, batch):
     game = load_game(name, **params)

@@ -273,6 +273,7 @@ def test_read_text_log_names_the_bad_line(tmp_path: Path) -> None:
         read_text_log(path)
 
 
+@pytest.mark.slow
 def test_evaluate_script_writes_the_hand_history(tmp_path: Path) -> None:
     """``evaluate.py --hand-history``: on Kuhn the tournament is exact (no hands dealt), so
     ``--hands`` hands of each pairing are played for the log, named after the runs and the

@@ -73,6 +73,7 @@ def test_win_probability_on_the_river() -> None:
         assert lbr.win_probability(state, 1, weights) == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_always_call_is_very_exploitable() -> None:
     nl = local_best_response(load_game("no_limit_holdem"), always_call, 60, seed=1)
     assert nl.mbb_per_game - nl.mbb_per_game_ci > 2000  # over 2 big blinds a hand

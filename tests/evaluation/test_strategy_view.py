@@ -200,6 +200,7 @@ def _script(*args: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_evaluate_prints_a_kuhn_table_and_its_json(tmp_path):
     import json
 
@@ -217,6 +218,7 @@ def test_evaluate_prints_a_kuhn_table_and_its_json(tmp_path):
     assert all(sum(r["probs"].values()) == pytest.approx(1.0) for r in rows)
 
 
+@pytest.mark.slow
 def test_evaluate_draws_a_hold_em_chart_of_a_network_run(tmp_path, capsys, monkeypatch):
     """A run folder as train.py leaves it for a network agent (config and checkpoint),
     written in-process to keep the test short; evaluate.py's main draws its chart."""

@@ -100,6 +100,7 @@ def test_three_runs_and_two_builtins_exact_on_kuhn(kuhn_runs, kuhn_field):
     assert data["entrants"]["xfp"]["agent"] == "xfp"
 
 
+@pytest.mark.slow
 def test_sampled_kuhn_agrees_with_exact_within_its_ci(kuhn_runs, kuhn_field):
     game = kuhn_runs[0].game
     exact = run_tournament(game, kuhn_field, tree=tree_if_fits(game))

@@ -254,6 +254,7 @@ def test_the_plugin_env_passes_pettingzoo_api_test(plugin: Path) -> None:
     assert out.split()[-1] == "passed"
 
 
+@pytest.mark.slow
 def test_cfr_plus_solves_the_plugin_game(plugin: Path) -> None:
     out = run(plugin, code="""
         from pokerzoo import load_game

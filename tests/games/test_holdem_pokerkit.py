@@ -73,6 +73,7 @@ def check_random_hands(name: str, n: int, hands: int, seed: int) -> None:
             assert ours == [float(x) for x in theirs], (game, state.history(), ours, theirs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("name", ["no_limit_holdem", "limit_holdem"])
 def test_random_hands_pay_like_pokerkit(name: str, n: int) -> None:
@@ -86,6 +87,7 @@ def test_random_hands_pay_like_pokerkit_full(name: str, n: int) -> None:
     check_random_hands(name, n, SLOW_HANDS, seed=7 + n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_twenty_thousand_hands_conserve_chips(n: int) -> None:
     """20,000 random hands per player count (both games): integer, zero-sum payoffs that
@@ -123,6 +125,7 @@ def test_pokerkit_reopens_after_short_all_in_opening_bet() -> None:
     assert looser == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 6])
 def test_short_stacked_limit_hands_like_pokerkit(n: int) -> None:
     """Limit hands on short, unequal stacks (a few bets deep, not multiples of a bet), so that

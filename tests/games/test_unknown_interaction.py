@@ -224,6 +224,7 @@ def _uniform_value(game: UnknownPokerGame) -> float:
     return _value_of_player_0(game, np.full((true_model_tree(game).num_infosets, 2), 0.5))
 
 
+@pytest.mark.slow
 def test_vector_env_pays_d_star_means_and_counts_hands() -> None:
     # A d* where uniform play pays player 0 well away from the prior mean's 0.
     seed = next(s for s in range(100)

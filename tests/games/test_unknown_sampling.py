@@ -74,6 +74,7 @@ def test_hands_played_through_game_states_match_d_star() -> None:
     assert dof >= 20 and p_value > 1e-3
 
 
+@pytest.mark.slow
 def test_env_episodes_match_d_star_and_feed_the_posterior() -> None:
     """Hands dealt and paid by the AEC env itself, read back from the episode infos."""
     env = unknown_kuhn_poker_v0.env(seed=5)

@@ -24,6 +24,7 @@ def run(*args: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_train_and_evaluate_report_the_same_mbb_on_blinds_leduc(tmp_path: Path) -> None:
     params = LEDUC_VARIANTS["rlcard"]
     assert load_game("leduc_holdem", **params).chip_unit == 2.0  # the big blind, not the ante

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,6 +21,7 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_in_one_line_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = [sys.executable, "train.py", "--agent", "cfr", "--game", "leduc_holdem",
@@ -51,6 +54,7 @@ def test_ctrl_c_stops_in_one_line_and_the_run_resumes(tmp_path: Path) -> None:
     assert json.loads((out / "summary.json").read_text())["iterations_done"] == held + 20
 
 
+@pytest.mark.slow
 def test_a_spent_budget_says_what_the_folder_holds(tmp_path: Path) -> None:
     out = tmp_path / "run"
     base = [sys.executable, "train.py", "--agent", "cfr", "--game", "kuhn_poker",

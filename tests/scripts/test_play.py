@@ -110,6 +110,7 @@ def assert_clean_session(text: str, hands: int) -> None:
     assert text.count("\nshowdown: ") >= 2 * hands  # every seat's cards, every hand
 
 
+@pytest.mark.slow
 def test_three_hands_against_a_kuhn_run_with_typos(kuhn_run):
     code, text = drive([str(kuhn_run), "--hands", "3", "--seed", "1"], typos_then("c"))
     assert code == 0

@@ -55,6 +55,7 @@ def test_readme_marks_its_command_line_examples_runnable() -> None:
     assert not [line for line in commands if re.match(r"\s*(pip|sudo|apt|conda)\b", line)]
 
 
+@pytest.mark.slow
 def test_readme_shell_examples_run_in_order_from_a_fresh_folder(tmp_path: Path) -> None:
     work, env = fresh_folder(tmp_path)
     for index, block in enumerate(BLOCKS):
@@ -75,6 +76,7 @@ def test_readme_shell_examples_run_in_order_from_a_fresh_folder(tmp_path: Path) 
                     assert (work / folder / "config.json").exists(), folder
 
 
+@pytest.mark.slow
 def test_help_lists_agent_hyperparameters_and_budgets() -> None:
     result = subprocess.run([sys.executable, "train.py", "--help"], cwd=ROOT,
                             capture_output=True, text=True, timeout=300)

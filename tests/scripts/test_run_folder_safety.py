@@ -97,6 +97,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_train_resume_refuses_and_runs_nothing(malicious_folder):
     folder, path, marker, expected = malicious_folder
     before = path.read_bytes()
@@ -110,6 +111,7 @@ def test_train_resume_refuses_and_runs_nothing(malicious_folder):
     assert not (folder / "summary.json").exists()
 
 
+@pytest.mark.slow
 def test_evaluate_refuses_and_runs_nothing(malicious_folder):
     folder, path, marker, expected = malicious_folder
     result = _run("evaluate.py", str(folder), "--hands", "10")

@@ -26,6 +26,7 @@ def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return result
 
 
+@pytest.mark.slow
 def test_train_then_evaluate_with_plot_and_json(tmp_path):
     out = tmp_path / "cfr_leduc"
     result = run("train.py", "--agent", "cfr", "--game", "leduc_holdem", "--iterations", "200",
@@ -51,6 +52,7 @@ def test_train_then_evaluate_with_plot_and_json(tmp_path):
     assert "mbb/g" in text
 
 
+@pytest.mark.slow
 def test_config_file_and_resume(tmp_path):
     config = tmp_path / "run.toml"
     config.write_text(
@@ -65,6 +67,7 @@ def test_config_file_and_resume(tmp_path):
     assert summary["iterations_done"] == 250
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     out = tmp_path / "killed"
     proc = subprocess.Popen(
@@ -121,6 +124,7 @@ def test_corrupt_run_folder_is_reported(tmp_path):
     assert result.returncode == 2 and "corrupt" in result.stderr
 
 
+@pytest.mark.slow
 def test_evaluate_perfect_equilibrium_measures(tmp_path):
     for agent in ("cfr", "bufp-ef"):
         run("train.py", "--agent", agent, "--game", "kuhn_poker", "--iterations", "200",

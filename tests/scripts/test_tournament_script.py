@@ -33,6 +33,7 @@ def kuhn_runs(tmp_path_factory) -> list[str]:
     return folders
 
 
+@pytest.mark.slow
 def test_three_runs_and_two_builtins_give_one_table(kuhn_runs, tmp_path):
     png = tmp_path / "tournament.png"
     data = json.loads(run("evaluate.py", *kuhn_runs, "--opponents", "random,always-call",
@@ -58,6 +59,7 @@ def test_three_runs_and_two_builtins_give_one_table(kuhn_runs, tmp_path):
     assert {line.split()[1] for line in lines[2:]} == set(names)
 
 
+@pytest.mark.slow
 def test_sampled_table_on_holdem(tmp_path):
     out = tmp_path / "nfsp_holdem"
     run("train.py", "--agent", "nfsp", "--game", "limit_holdem", "--episodes", "30",

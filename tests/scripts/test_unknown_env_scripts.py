@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pokerzoo import load_game
 from pokerzoo.evaluation.unknown import nash_conv_in_true_model
 from pokerzoo.runs.folder import SavedRun
@@ -23,6 +25,7 @@ def run(*args: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 def test_runs_on_sampled_environments_are_scored_in_their_own_d_star(tmp_path: Path) -> None:
     folders = []
     for env in (0, 1):

@@ -28,6 +28,7 @@ def without(state: dict[str, Any], *fields: str) -> dict[str, Any]:
     return {**state, "config": config}
 
 
+@pytest.mark.slow
 def test_deep_cfr_resumes_a_checkpoint_older_than_its_new_fields() -> None:
     agent = DeepCFR(KUHN, seed=1, **CFR_TINY)
     agent.iterate(2)

@@ -34,6 +34,7 @@ def test_full_memory_fold_has_the_whole_memory_per_sample_gradient(policy: bool)
 
 
 # The linear decay takes a larger first step (as the leduc-fast preset does).
+@pytest.mark.slow
 @pytest.mark.parametrize(("schedule", "lr"), [("constant", 1e-3), ("linear", 2e-3)])
 def test_full_memory_deep_cfr_learns_kuhn(schedule: str, lr: float) -> None:
     agent = DeepCFR(load_game("kuhn_poker"), seed=0, traversals=200, advantage_steps=40,
