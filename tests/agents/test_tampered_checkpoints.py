@@ -68,3 +68,26 @@ def test_duplicate_zip_members_are_refused(tmp_path: Path) -> None:
         zf.writestr("state.json", state_json)  # a second copy would win on reading
     with pytest.raises(CheckpointError, match=r"members \['state.json'\] appear more than once"):
         make_agent("cfr+", pokerzoo.load_game("kuhn_poker")).load(path)
+
+
+@pytest.mark.parametrize("name, game, params", [
+    ("nfsp", "kuhn_poker", {}),
+    ("deep-cfr", "kuhn_poker", {"traversals": 20, "advantage_steps": 5, "policy_steps": 5}),
+    ("random-interaction", "unknown_kuhn_poker", {}),
+])
+def test_every_family_refuses_a_negative_iteration_count(tmp_path: Path, name: str, game: str,
+                                                         params: dict) -> None:
+    from pokerzoo.runs.load import game_view, game_view_name
+
+    built = pokerzoo.load_game(game, **({"seed": 1} if game.startswith("unknown") else {}))
+    learner = game_view(built, game_view_name(name, params, built))
+    agent = make_agent(name, learner, **params)
+    agent.iterate(1)
+    path = tmp_path / "a.pzc"
+    agent.save(path)
+    header, state = read_checkpoint(path)
+    write_checkpoint(path, agent_name=header["agent"], state={**state, "iteration": -1},
+                     meta=header["meta"])
+    with pytest.raises(CheckpointError, match="iteration count is -1"):
+        agent.load(path)
+    assert agent.iteration >= 1  # refused before anything changed

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
+from pokerzoo.agents.base import check_state_iteration
 from pokerzoo.agents.deep.base import (
     DeepAgent,
     DeepRunFields,
@@ -270,6 +271,7 @@ class DeepCFRBase(DeepAgent):
         Raises:
             CheckpointError: a checkpoint of another game or config.
         """
+        iteration = check_state_iteration(state["iteration"])  # refused before any change
         check_saved_game(state["game"], self.game)
         check_saved_config(state["config"], self.config, EARLIER_DEEP_CFR)
         sigma = np.asarray(state["sigma"], dtype=np.float64)
@@ -291,6 +293,6 @@ class DeepCFRBase(DeepAgent):
         self.advantage_nets = nets
         self._sigma = sigma.copy()
         self.rng.bit_generator.state = copy.deepcopy(state["rng"])
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration
         self.seed = int(state["seed"])
         self._policy_cache = None

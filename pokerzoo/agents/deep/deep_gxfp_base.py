@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
+from pokerzoo.agents.base import check_state_iteration
 from pokerzoo.agents.deep.base import (
     DeepAgent,
     DeepRunFields,
@@ -337,6 +338,7 @@ class DeepGXFPBase(DeepAgent):
         Raises:
             CheckpointError: a checkpoint of another game or config (the device may differ).
         """
+        iteration = check_state_iteration(state["iteration"])  # refused before any change
         check_saved_game(state["game"], self.game)
         check_saved_config(state["config"], self.config, EARLIER_DEEP_GXFP, self._canonical)
         sigma = np.asarray(state["sigma"], dtype=np.float64)
@@ -354,7 +356,7 @@ class DeepGXFPBase(DeepAgent):
         self._trained = [bool(b) for b in state["trained"]]
         self._sigma = sigma.copy()
         self.rng.bit_generator.state = copy.deepcopy(state["rng"])
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration
         self.seed = int(state["seed"])
 
 

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
-from pokerzoo.agents.base import Agent, check_units
+from pokerzoo.agents.base import Agent, check_state_iteration, check_units
 from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
 from pokerzoo.agents.nfsp.learner import PlayerLearner, policy_probs
 from pokerzoo.agents.nfsp.rollout import ingest, learner_weights, make_worker
@@ -289,6 +289,7 @@ class NFSP(Agent):
         Raises:
             CheckpointError: a checkpoint of another game, config or number of seats.
         """
+        iteration = check_state_iteration(state["iteration"])  # refused before any change
         game = {"name": self.game.name, "params": self.game.params()}
         if _plain(state["game"]) != _plain(game):
             raise CheckpointError(
@@ -312,7 +313,7 @@ class NFSP(Agent):
         for learner, learner_state in zip(self.learners, state["learners"]):
             learner.load_state_dict(learner_state)
         self.rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration
         self._started = bool(state["started"])
         if self._started:
             self.env.load_state_dict(state["env"])

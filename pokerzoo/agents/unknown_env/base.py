@@ -28,7 +28,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent, check_units
+from pokerzoo.agents.base import Agent, check_state_iteration, check_units
 from pokerzoo.components.posterior import Posterior
 from pokerzoo.errors import CheckpointError, ConfigError, HiddenModelError
 from pokerzoo.games.base import Game
@@ -209,13 +209,14 @@ class UnknownEnvAgent(Agent):
         Raises:
             CheckpointError: for a state of another agent or game.
         """
+        iteration = check_state_iteration(state["iteration"])  # refused before any change
         if state["identity"] != self._identity():
             raise CheckpointError(
                 f"the state is of {state['identity']}, this agent is {self._identity()}"
             )
         self.posterior.load_state_dict(state["posterior"])
         self._load_extra_state(state["learner"])
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration
         self.rounds = int(state["rounds"])
         self._left_in_round = int(state["left_in_round"])
         self._profiles = np.array(state["profiles"], dtype=np.float64)
