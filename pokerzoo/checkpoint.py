@@ -30,6 +30,7 @@ pickle checkpoint, another program's file, a newer format, another agent's) and 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import json
@@ -38,7 +39,7 @@ import os
 import sys
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +156,7 @@ def read_checkpoint(
         CheckpointError: saying what the file is and what to do, for every unreadable file.
     """
     path = _checked_file(path)
-    try:
+    with _damage_as_checkpoint_error(path):
         with zipfile.ZipFile(path) as zf:
             header = _read_header(zf, path)
             if agent_name is not None and header["agent"] != agent_name:
@@ -173,6 +174,14 @@ def read_checkpoint(
             encoded = json.loads(zf.read(_STATE_MEMBER))
         state = _decode(encoded, "state", arrays, tensors, path)
         header["meta"] = _decode(header["meta"], "meta", {}, {}, path)
+    return header, state
+
+
+@contextlib.contextmanager
+def _damage_as_checkpoint_error(path: Path) -> Iterator[None]:
+    """What reading a damaged or foreign file raises, as one ``CheckpointError`` line."""
+    try:
+        yield
     except zipfile.BadZipFile as exc:
         raise CheckpointError(
             f"{path} is truncated or corrupt, or not a pokerzoo checkpoint ({exc}); "
@@ -189,7 +198,6 @@ def read_checkpoint(
         raise CheckpointError(
             f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
         ) from exc
-    return header, state
 
 
 def _new_file_mode() -> int:
@@ -207,21 +215,10 @@ def read_header(path: str | os.PathLike) -> dict[str, Any]:
         CheckpointError: as ``read_checkpoint`` does.
     """
     path = _checked_file(path)
-    try:
+    with _damage_as_checkpoint_error(path):
         with zipfile.ZipFile(path) as zf:
             header = _read_header(zf, path)
         header["meta"] = _decode(header["meta"], "meta", {}, {}, path)
-    except zipfile.BadZipFile as exc:
-        raise CheckpointError(
-            f"{path} is truncated or corrupt, or not a pokerzoo checkpoint ({exc}); "
-            "use an intact copy or retrain"
-        ) from exc
-    except (OSError, EOFError, ValueError, UnicodeDecodeError, RecursionError) as exc:
-        if isinstance(exc, CheckpointError):
-            raise
-        raise CheckpointError(
-            f"{path} is corrupt ({type(exc).__name__}: {exc}); use an intact copy or retrain"
-        ) from exc
     return header
 
 
