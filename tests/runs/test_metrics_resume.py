@@ -55,3 +55,18 @@ def test_tensorboard_scalars_are_written_without_torch(tmp_path: Path) -> None:
     assert [e.value for e in events.Scalars("exploitability")] == pytest.approx(
         [float(r["exploitability"]) for r in rows], rel=1e-6
     )
+
+
+def test_run_files_share_one_mode(tmp_path: Path) -> None:
+    # mkstemp's 0600 once left checkpoints and policies unlike the 0644 of the logs.
+    import os
+    import stat
+
+    out = tmp_path / "modes"
+    train(RunConfig(agent="cfr", game="kuhn_poker", iterations=4, eval_every=2, out=str(out)),
+          progress=False)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    modes = {p.name: stat.S_IMODE(os.stat(p).st_mode) for p in files}
+    assert {"config.json", "summary.json", "policy.npz", "checkpoint.pzc",
+            "metrics.csv"} <= set(modes)
+    assert len(set(modes.values())) == 1, modes
