@@ -344,11 +344,11 @@ class PublicTreeBuilder:
         ``final_id[provisional] = final``."""
         if not self._nodes:
             raise ConfigError("the tree is empty: add a root first")
-        for i, node in enumerate(self._nodes):
-            if node.kind in (DECISION, CHANCE) and not node.children:
-                raise ConfigError(f"node {i} ({KIND_NAMES[node.kind]}) has no children")
+        for i, pending in enumerate(self._nodes):
+            if pending.kind in (DECISION, CHANCE) and not pending.children:
+                raise ConfigError(f"node {i} ({KIND_NAMES[pending.kind]}) has no children")
         order = [0]
-        first_child = {}
+        first_child: dict[int, int] = {}
         stack = [0]
         # Number each node's children as one block, then descend into them in order.
         while stack:
@@ -386,7 +386,7 @@ class PublicTreeBuilder:
         offset = np.full(n, -1, dtype=np.int64)
         sizes = [self._hands[0].shape[0], self._hands[1].shape[0]]
         position = 0
-        for i in np.flatnonzero(kind == DECISION):
+        for i in np.flatnonzero(kind == DECISION).tolist():
             offset[i] = position
             position += int(num_children[i]) * sizes[int(player[i])]
         parent = np.array([final[x.parent] if x.parent >= 0 else -1 for x in nodes], dtype=np.int64)
