@@ -1,0 +1,282 @@
+"""Hold'em terminal values and chance steps without H x H work (compiled with numba).
+
+* **Folds** (:func:`fold_reach`): for each of player p's hands, the opponent's reach summed over
+  the hands sharing no card with it, by inclusion-exclusion over 52 per-card sums: the total,
+  minus the sums over each of p's two cards, plus the reach of the very same combo (subtracted
+  twice). O(H) per node.
+* **Showdowns** (:func:`showdown_sums`): both players' hands sorted by strength on the node's
+  five-card board; one sweep upwards accumulates the reach of strictly weaker opponent hands,
+  one downwards that of strictly stronger ones, each keeping 52 per-card sums so the hands
+  sharing a card with the current one are removed in O(1). Ties are what is left. O(H) per
+  node once the board's order is known (computed once per river board).
+* **Chance** (:func:`chance_reach`, :func:`chance_weight`): a dealt card zeroes the reach of the
+  hands holding it; its probability is 1/45 on the turn and 1/44 on the river heads-up.
+
+Why 1/45 and 1/44, not 1/47 and 1/46 (the divisor one open solver uses, TexasSolver issue 95):
+a counterfactual value at a chance node sums, for a fixed pair of hands (h, h'), over the
+cards that can come. Given both players' hole cards the deck holds 52 - 3 (flop) - 4 (hole
+cards) = 45 cards, each equally likely, so each turn card has probability 1/45 (and each river
+card 1/44) *for that pair*. The cards a pair blocks are exactly the children where that pair's
+reach is zero, so the weight per child must be 1/45 for every pair; 1/47 counts the two
+players' own cards as if they could be dealt, scaling every post-chance value by 45/47 and
+biasing the solution toward earlier streets.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.holdem.cards import evaluate_7
+from pokerzoo.public.tree import FOLD, PublicTree
+
+NUM_CARDS = 52
+TURN_WEIGHT = 1.0 / 45.0
+"""Probability of each turn card heads-up: 52 - 3 board cards - 4 hole cards = 45 left."""
+RIVER_WEIGHT = 1.0 / 44.0
+"""Probability of each river card heads-up: 52 - 4 board cards - 4 hole cards = 44 left."""
+
+
+def chance_weight(board_size: int, num_players: int = 2) -> float:
+    """Probability of one public card dealt onto a board of ``board_size`` cards, given every
+    player's two hole cards (see the module docstring)."""
+    left = NUM_CARDS - board_size - 2 * num_players
+    if board_size not in (3, 4) or left <= 0:
+        raise ConfigError(f"cards are dealt onto a board of 3 or 4 cards, not {board_size}")
+    return 1.0 / left
+
+
+@numba.njit(cache=True, nogil=True)
+def card_sums(
+    hands: np.ndarray, reach: np.ndarray, board_mask: np.ndarray, sums: np.ndarray
+) -> float:
+    """Fill ``sums[52]`` with the reach of the hands holding each card, leaving out hands
+    blocked by ``board_mask[52]``; return the total."""
+    sums[:] = 0.0
+    total = 0.0
+    for j in range(hands.shape[0]):
+        r = reach[j]
+        if r != 0.0 and not (board_mask[hands[j, 0]] or board_mask[hands[j, 1]]):
+            total += r
+            sums[hands[j, 0]] += r
+            sums[hands[j, 1]] += r
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def fold_reach(
+    hands: np.ndarray,
+    same: np.ndarray,
+    opp_hands: np.ndarray,
+    opp_reach: np.ndarray,
+    board_mask: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[i]``: the opponent's reach over hands sharing no card with ``hands[i]`` nor with
+    the board ``board_mask[52]`` (0 for a hand blocked by the board). ``same[i]``: the
+    opponent's index of the same combo, or -1."""
+    sums = np.empty(NUM_CARDS)
+    total = card_sums(opp_hands, opp_reach, board_mask, sums)
+    for i in range(hands.shape[0]):
+        a, b = hands[i, 0], hands[i, 1]
+        if board_mask[a] or board_mask[b]:
+            out[i] = 0.0
+            continue
+        v = total - sums[a] - sums[b]
+        if same[i] >= 0:
+            v += opp_reach[same[i]]
+        out[i] = v
+
+
+@numba.njit(cache=True, nogil=True)
+def showdown_sums(
+    hands: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    opp_hands: np.ndarray,
+    opp_order: np.ndarray,
+    opp_strength: np.ndarray,
+    opp_reach: np.ndarray,
+    win: np.ndarray,
+    lose: np.ndarray,
+) -> None:
+    """Two sweeps: ``win[i]`` / ``lose[i]`` the opponent's reach over compatible hands strictly
+    weaker / stronger than ``hands[i]``. ``order`` / ``opp_order`` list the hands not blocked by
+    the board in increasing ``strength`` (larger is stronger); others get 0."""
+    win[:] = 0.0
+    lose[:] = 0.0
+    sums = np.zeros(NUM_CARDS)
+    total = 0.0
+    j = 0
+    m = opp_order.shape[0]
+    for k in range(order.shape[0]):
+        i = order[k]
+        s = strength[i]
+        while j < m and opp_strength[opp_order[j]] < s:
+            h = opp_order[j]
+            r = opp_reach[h]
+            total += r
+            sums[opp_hands[h, 0]] += r
+            sums[opp_hands[h, 1]] += r
+            j += 1
+        win[i] = total - sums[hands[i, 0]] - sums[hands[i, 1]]
+    sums[:] = 0.0
+    total = 0.0
+    j = m - 1
+    for k in range(order.shape[0] - 1, -1, -1):
+        i = order[k]
+        s = strength[i]
+        while j >= 0 and opp_strength[opp_order[j]] > s:
+            h = opp_order[j]
+            r = opp_reach[h]
+            total += r
+            sums[opp_hands[h, 0]] += r
+            sums[opp_hands[h, 1]] += r
+            j -= 1
+        lose[i] = total - sums[hands[i, 0]] - sums[hands[i, 1]]
+
+
+@numba.njit(cache=True, nogil=True)
+def showdown_values(
+    hands: np.ndarray,
+    same: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    opp_hands: np.ndarray,
+    opp_order: np.ndarray,
+    opp_strength: np.ndarray,
+    opp_reach: np.ndarray,
+    board_mask: np.ndarray,
+    win_amount: float,
+    lose_amount: float,
+    tie_amount: float,
+    out: np.ndarray,
+) -> None:
+    """``out[i] = win_amount * W + lose_amount * L + tie_amount * T`` with W, L the reach of
+    compatible weaker / stronger opponent hands and T that of compatible ties."""
+    n = hands.shape[0]
+    win = np.empty(n)
+    lose = np.empty(n)
+    showdown_sums(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, win,
+                  lose)
+    if tie_amount == 0.0:
+        for i in range(n):
+            out[i] = win_amount * win[i] + lose_amount * lose[i]
+        return
+    both = np.empty(n)
+    fold_reach(hands, same, opp_hands, opp_reach, board_mask, both)
+    for i in range(n):
+        out[i] = win_amount * win[i] + lose_amount * lose[i]
+        out[i] += tie_amount * (both[i] - win[i] - lose[i])
+
+
+@numba.njit(cache=True, nogil=True)
+def chance_reach(hands: np.ndarray, reach: np.ndarray, card: int, out: np.ndarray) -> None:
+    """``out``: ``reach`` with the hands holding the dealt ``card`` zeroed."""
+    for i in range(hands.shape[0]):
+        out[i] = 0.0 if hands[i, 0] == card or hands[i, 1] == card else reach[i]
+
+
+def same_combo_index(hands: np.ndarray, opp_hands: np.ndarray) -> np.ndarray:
+    """For each hand, the index of the same two cards in ``opp_hands`` (-1 if absent)."""
+    where = np.full((NUM_CARDS, NUM_CARDS), -1, dtype=np.int64)
+    lo = np.minimum(opp_hands[:, 0], opp_hands[:, 1])
+    hi = np.maximum(opp_hands[:, 0], opp_hands[:, 1])
+    where[lo, hi] = np.arange(opp_hands.shape[0])
+    a, b = np.minimum(hands[:, 0], hands[:, 1]), np.maximum(hands[:, 0], hands[:, 1])
+    return where[a, b]
+
+
+def board_mask(board: np.ndarray | list[int]) -> np.ndarray:
+    """Bool ``[52]`` of the cards on a board (-1 entries ignored)."""
+    mask = np.zeros(NUM_CARDS, dtype=np.bool_)
+    cards = np.asarray(board, dtype=np.int64)
+    mask[cards[cards >= 0]] = True
+    return mask
+
+
+def hand_strengths(hands: np.ndarray, board: list[int]) -> np.ndarray:
+    """Strength (larger is stronger; -1 for a hand blocked by the board) of each two-card hand
+    on a five-card board, from :func:`pokerzoo.games.holdem.cards.evaluate_7`."""
+    if len(board) != 5:
+        raise ConfigError(f"a showdown needs a five-card board, got {len(board)} cards")
+    b0, b1, b2, b3, b4 = (int(c) for c in board)
+    blocked = set(board)
+    out = np.empty(hands.shape[0], dtype=np.int32)
+    for i, (a, b) in enumerate(hands.tolist()):
+        out[i] = -1 if a in blocked or b in blocked else 7463 - evaluate_7(a, b, b0, b1, b2, b3, b4)
+    return out
+
+
+def strength_order(strength: np.ndarray) -> np.ndarray:
+    """The unblocked hands (strength >= 0) in increasing strength."""
+    idx = np.flatnonzero(strength >= 0)
+    return idx[np.argsort(strength[idx], kind="stable")].astype(np.int64)
+
+
+class HoldemTerminals:
+    """The :class:`~pokerzoo.public.tree.TerminalValues` of a hold'em public tree.
+
+    Built from both players' hand lists and the five-card boards its showdowns are on;
+    ``showdown_board(board)`` gives the index a showdown terminal stores in ``terminal_data``.
+    Strengths and sorted orders are computed once per river board.
+    """
+
+    def __init__(self, hands: tuple[np.ndarray, np.ndarray]) -> None:
+        self.hands = tuple(np.ascontiguousarray(h, dtype=np.int64) for h in hands)
+        self.same = (
+            same_combo_index(self.hands[0], self.hands[1]),
+            same_combo_index(self.hands[1], self.hands[0]),
+        )
+        self._boards: dict[tuple[int, ...], int] = {}
+        self._strength: list[tuple[np.ndarray, np.ndarray]] = []
+        self._order: list[tuple[np.ndarray, np.ndarray]] = []
+        self._masks: dict[int, np.ndarray] = {}
+        self._out = (np.empty(self.hands[0].shape[0]), np.empty(self.hands[1].shape[0]))
+
+    def showdown_board(self, board: list[int] | tuple[int, ...]) -> int:
+        """The table index of a five-card board (its hand strengths computed on first use)."""
+        key = tuple(sorted(int(c) for c in board))
+        index = self._boards.get(key)
+        if index is None:
+            strength = (hand_strengths(self.hands[0], list(key)),
+                        hand_strengths(self.hands[1], list(key)))
+            self._strength.append(strength)
+            self._order.append((strength_order(strength[0]), strength_order(strength[1])))
+            index = self._boards[key] = len(self._strength) - 1
+        return index
+
+    def _mask(self, tree: PublicTree, node: int) -> np.ndarray:
+        b = int(tree.board[node])
+        mask = self._masks.get(b)
+        if mask is None:
+            mask = self._masks[b] = board_mask(tree.boards[b])
+        return mask
+
+    def values(
+        self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
+    ) -> np.ndarray:
+        opp = 1 - player
+        mine, theirs = float(tree.contrib[node, player]), float(tree.contrib[node, opp])
+        out = np.empty(self.hands[player].shape[0])
+        reach = np.ascontiguousarray(opp_reach, dtype=np.float64)
+        mask = self._mask(tree, node)
+        if tree.kind[node] == FOLD:
+            fold_reach(self.hands[player], self.same[player], self.hands[opp], reach, mask, out)
+            out *= theirs if int(tree.folder[node]) == opp else -mine
+            return out
+        t = int(tree.terminal_data[node])
+        showdown_values(
+            self.hands[player], self.same[player], self._order[t][player],
+            self._strength[t][player], self.hands[opp], self._order[t][opp],
+            self._strength[t][opp], reach, mask, theirs, -mine, (theirs - mine) / 2.0, out,
+        )
+        return out
+
+
+__all__ = [
+    "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "card_sums", "chance_reach",
+    "chance_weight", "fold_reach", "hand_strengths", "same_combo_index", "showdown_sums",
+    "showdown_values", "strength_order",
+]  # fmt: skip
