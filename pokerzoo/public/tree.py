@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -62,6 +62,23 @@ class TerminalValues(Protocol):
     ) -> np.ndarray:
         """Values ``[H_player]`` of ``player``'s hands at terminal ``node`` given the
         opponent's reach ``[H_opponent]`` (chance weights already in it)."""
+        ...
+
+
+@runtime_checkable
+class CompiledTerminals(Protocol):
+    """Terminal values the compiled sweep (``pokerzoo.public.sweep_kernel``) calls directly.
+
+    ``compiled()`` returns ``(kernel, data)``: ``kernel`` a ``numba.njit`` function
+    ``kernel(node, player, opp_reach, out, data) -> None`` that writes into ``out[H_player]``
+    the values of ``TerminalValues.values`` at terminal ``node`` (fold or showdown: it reads
+    the kind itself, e.g. from a copy of ``tree.kind`` kept in ``data``), and ``data`` a tuple
+    of arrays and scalars the kernel reads, passed through the sweep unchanged. Hands blocked
+    by the board may get any finite value (the sweep zeroes them).
+    """
+
+    def compiled(self) -> tuple[Any, tuple[Any, ...]]:
+        """The kernel and its data (see the class docstring)."""
         ...
 
 
