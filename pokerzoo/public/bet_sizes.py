@@ -257,7 +257,9 @@ class Betting:
             return _round(pot * min(ratio, most))
 
         raw: list[tuple[str, int]] = []
-        if prev == 0:
+        if max_amount <= prev:  # no chips behind to bet with: check or call only
+            raw += [("check", 0)] if prev == 0 else [("fold", 0), ("call", 0)]
+        elif prev == 0:
             raw.append(("check", 0))
             use_donk = self.donk is not None and self.first and self.oop_called and p == 0
             sizes = self.donk if use_donk and self.donk is not None else self._sizes(p).bet

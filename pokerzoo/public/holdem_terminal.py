@@ -24,6 +24,8 @@ biasing the solution toward earlier streets.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -215,6 +217,38 @@ def strength_order(strength: np.ndarray) -> np.ndarray:
     return idx[np.argsort(strength[idx], kind="stable")].astype(np.int64)
 
 
+@numba.njit(cache=True, nogil=True)
+def holdem_terminal_kernel(
+    node: int, player: int, opp_reach: np.ndarray, out: np.ndarray, data: tuple
+) -> None:
+    """The compiled form of :meth:`HoldemTerminals.values` (``data`` from ``compiled()``)."""
+    (kind, folder, contrib, board_of, masks, tdata, h0, h1, same0, same1, str0, str1, ord0,
+     ord1, cnt0, cnt1) = data
+    opp = 1 - player
+    mine = contrib[node, player]
+    theirs = contrib[node, opp]
+    mask = masks[board_of[node]]
+    if player == 0:
+        hands, same, opp_hands = h0, same0, h1
+    else:
+        hands, same, opp_hands = h1, same1, h0
+    if kind[node] == 2:  # FOLD
+        fold_reach(hands, same, opp_hands, opp_reach, mask, out)
+        scale = theirs if folder[node] == opp else -mine
+        for i in range(out.shape[0]):
+            out[i] *= scale
+        return
+    t = tdata[node]
+    if player == 0:
+        order, strength = ord0[t, :cnt0[t]], str0[t]
+        opp_order, opp_strength = ord1[t, :cnt1[t]], str1[t]
+    else:
+        order, strength = ord1[t, :cnt1[t]], str1[t]
+        opp_order, opp_strength = ord0[t, :cnt0[t]], str0[t]
+    showdown_values(hands, same, order, strength, opp_hands, opp_order, opp_strength, opp_reach,
+                    mask, theirs, -mine, (theirs - mine) / 2.0, out)
+
+
 class HoldemTerminals:
     """The :class:`~pokerzoo.public.tree.TerminalValues` of a hold'em public tree.
 
@@ -233,7 +267,7 @@ class HoldemTerminals:
         self._strength: list[tuple[np.ndarray, np.ndarray]] = []
         self._order: list[tuple[np.ndarray, np.ndarray]] = []
         self._masks: dict[int, np.ndarray] = {}
-        self._out = (np.empty(self.hands[0].shape[0]), np.empty(self.hands[1].shape[0]))
+        self._data: tuple[Any, ...] | None = None
 
     def showdown_board(self, board: list[int] | tuple[int, ...]) -> int:
         """The table index of a five-card board (its hand strengths computed on first use)."""
@@ -246,6 +280,41 @@ class HoldemTerminals:
             self._order.append((strength_order(strength[0]), strength_order(strength[1])))
             index = self._boards[key] = len(self._strength) - 1
         return index
+
+    def attach(self, tree: PublicTree) -> None:
+        """Keep the node arrays of the built ``tree`` for :meth:`compiled`."""
+        self._tree = tree
+
+    def compiled(self) -> tuple[Any, tuple[Any, ...]]:
+        """``(holdem_terminal_kernel, data)``: the compiled sweep's terminal call (see
+        ``pokerzoo.public.tree.CompiledTerminals``); needs :meth:`attach` first."""
+        tree = getattr(self, "_tree", None)
+        if tree is None:
+            raise ConfigError("HoldemTerminals.compiled() needs attach(tree) first")
+        if self._data is None:
+            masks = np.stack([board_mask(row) for row in tree.boards])
+            tables = []
+            for p in range(2):
+                h = self.hands[p].shape[0]
+                t = max(len(self._strength), 1)
+                strength = np.full((t, h), -1, dtype=np.int32)
+                order = np.zeros((t, h), dtype=np.int64)
+                count = np.zeros(t, dtype=np.int64)
+                for i, (st, od) in enumerate(zip(self._strength, self._order)):
+                    strength[i] = st[p]
+                    order[i, :len(od[p])] = od[p]
+                    count[i] = len(od[p])
+                tables.append((strength, order, count))
+            self._data = (
+                np.asarray(tree.kind, dtype=np.int8), np.asarray(tree.folder, dtype=np.int8),
+                np.ascontiguousarray(tree.contrib, dtype=np.float64),
+                np.asarray(tree.board, dtype=np.int64), masks,
+                np.asarray(tree.terminal_data, dtype=np.int64),
+                self.hands[0], self.hands[1], self.same[0], self.same[1],
+                tables[0][0], tables[1][0], tables[0][1], tables[1][1],
+                tables[0][2], tables[1][2],
+            )
+        return holdem_terminal_kernel, self._data
 
     def _mask(self, tree: PublicTree, node: int) -> np.ndarray:
         b = int(tree.board[node])
@@ -277,6 +346,6 @@ class HoldemTerminals:
 
 __all__ = [
     "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "card_sums", "chance_reach",
-    "chance_weight", "fold_reach", "hand_strengths", "same_combo_index", "showdown_sums",
-    "showdown_values", "strength_order",
+    "chance_weight", "fold_reach", "hand_strengths", "holdem_terminal_kernel", "same_combo_index",
+    "showdown_sums", "showdown_values", "strength_order",
 ]  # fmt: skip
