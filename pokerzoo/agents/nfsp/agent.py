@@ -113,7 +113,7 @@ class NFSP(Agent):
         backend: Literal["auto", "state"] = (
             "state" if self.config.best_response_kind == "uct" else "auto"
         )
-        self.env = VectorPokerEnv(game, self.config.num_envs, backend=backend)
+        self.env = self._make_env(backend)
         self.reward_scale = self.config.reward_scale
         if self.reward_scale is None:
             self.reward_scale = 1.0 / game.chip_unit
@@ -125,10 +125,18 @@ class NFSP(Agent):
         self._started = False
         self._uct: Any = None
         if self.config.best_response_kind == "uct":
-            from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
-
-            self._uct = UCTBestResponse(self)
+            self._uct = self._make_uct()
             self.selfplay.best_response = self._uct
+
+    def _make_env(self, backend: Literal["auto", "state"]) -> Any:
+        """The batched env the seats play (``agents.nfsp.aec`` plays a foreign AEC env)."""
+        return VectorPokerEnv(self.game, self.config.num_envs, backend=backend)
+
+    def _make_uct(self) -> Any:
+        """The adaptive-UCT best response over the batched env's hands."""
+        from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
+
+        return UCTBestResponse(self)
 
     # Learning ----------------------------------------------------------------------------------
 
