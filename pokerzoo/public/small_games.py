@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.base import CHANCE as CHANCE_PLAYER
 from pokerzoo.games.base import Game, State
+from pokerzoo.public.sweep_kernel import dense_terminal_kernel
 from pokerzoo.public.tree import (
     FOLD,
     SHOWDOWN,
@@ -52,6 +54,17 @@ class DenseTerminals:
         if player == 0:
             return matrix @ opp_reach
         return -(opp_reach @ matrix)
+
+    def compiled(self, tree: PublicTree) -> tuple[Any, tuple[Any, ...]]:
+        """The compiled sweep's kernel (``sweep_kernel.dense_terminal_kernel``) and data."""
+        return dense_terminal_kernel, (self.payoffs, np.asarray(tree.terminal_data))
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"payoffs": self.payoffs}
+
+    @classmethod
+    def from_state(cls, tree: PublicTree, state: dict[str, Any]) -> DenseTerminals:
+        return cls(state["payoffs"])
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +104,29 @@ class SmallGameTree:
             if hand not in keys:
                 keys[hand] = self.state(node, i0, i1).information_state_key(player)
         return keys
+
+
+def policy_blocks(small: SmallGameTree, policy: Any) -> dict[int, np.ndarray]:
+    """A policy answering ``action_probabilities(state)`` (a ``TabularPolicy``, any agent's
+    ``policy()``) as ``{decision node: [actions, hands]}`` blocks of the public tree; hands
+    that cannot be at a node (blocked by its board) get the uniform strategy."""
+    tree = small.tree
+    blocks: dict[int, np.ndarray] = {}
+    for node in np.flatnonzero(tree.kind == 0).tolist():
+        player = int(tree.player[node])
+        actions = int(tree.num_children[node])
+        block = np.full((actions, tree.num_hands(player)), 1.0 / actions)
+        done: set[int] = set()
+        for i0, i1, _ in small.histories[node]:
+            hand = (i0, i1)[player]
+            if hand in done:
+                continue
+            done.add(hand)
+            state = small.state(node, i0, i1)
+            probs = policy.action_probabilities(state)
+            block[:, hand] = [float(probs.get(a, 0.0)) for a in state.legal_actions()]
+        blocks[node] = block
+    return blocks
 
 
 def _deals(game: Game) -> list[tuple[State, float]]:

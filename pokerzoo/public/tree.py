@@ -69,16 +69,21 @@ class TerminalValues(Protocol):
 class CompiledTerminals(Protocol):
     """Terminal values the compiled sweep (``pokerzoo.public.sweep_kernel``) calls directly.
 
-    ``compiled()`` returns ``(kernel, data)``: ``kernel`` a ``numba.njit`` function
+    ``compiled(tree)`` returns ``(kernel, data)``: ``kernel`` a ``numba.njit`` function
     ``kernel(node, player, opp_reach, out, data) -> None`` that writes into ``out[H_player]``
     the values of ``TerminalValues.values`` at terminal ``node`` (fold or showdown: it reads
     the kind itself, e.g. from a copy of ``tree.kind`` kept in ``data``), and ``data`` a tuple
     of arrays and scalars the kernel reads, passed through the sweep unchanged. Hands blocked
     by the board may get any finite value (the sweep zeroes them).
+
+    To save and load solved trees (``pokerzoo.public.solver``), a terminal class also offers
+    ``state_dict() -> dict`` (arrays and JSON scalars) and ``from_state(tree, state)`` (a
+    classmethod), and is listed in ``solver.TERMINAL_CLASSES`` (no code is loaded by name
+    from a file).
     """
 
-    def compiled(self) -> tuple[Any, tuple[Any, ...]]:
-        """The kernel and its data (see the class docstring)."""
+    def compiled(self, tree: PublicTree) -> tuple[Any, tuple[Any, ...]]:
+        """The kernel and its data for ``tree`` (see the class docstring)."""
         ...
 
 
@@ -218,6 +223,62 @@ class PublicTree:
             if j is not None:
                 mass += float(self.initial_reach[0][i] * self.initial_reach[1][j])
         return mass
+
+    def path_weight(self, node: int) -> float:
+        """The product of the chance weights on the edges from the root to ``node``."""
+        weight = 1.0
+        while node > 0:
+            weight *= float(self.chance_weight[node])
+            node = int(self.parent[node])
+        return weight
+
+    def compatible_reach(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        """``[H_player]``: the opponent's reach summed over the hands sharing no card with each
+        of ``player``'s hands (inclusion-exclusion over per-card sums; exact for 1- and 2-card
+        hands)."""
+        opp = 1 - player
+        per_card = self.card_masks[opp].astype(np.float64) @ opp_reach
+        out = float(np.sum(opp_reach)) - self.card_masks[player].T.astype(np.float64) @ per_card
+        if self.hands[player].shape[1] == 2:
+            same = self._same_combo(player)
+            has = same >= 0
+            out[has] += opp_reach[same[has]]
+        return out
+
+    def _same_combo(self, player: int) -> np.ndarray:
+        index = {tuple(sorted(map(int, h))): i for i, h in enumerate(self.hands[1 - player])}
+        return np.array([index.get(tuple(sorted(map(int, h))), -1) for h in self.hands[player]],
+                        dtype=np.int64)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The tree's arrays and tables (for checkpoints; ``from_state`` rebuilds it)."""
+        names = ("kind", "player", "parent", "depth", "first_child", "num_children",
+                 "action_label", "pot", "contrib", "board", "boards", "chance_card",
+                 "chance_weight", "folder", "terminal_data", "offset")
+        state: dict[str, Any] = {name: np.array(getattr(self, name)) for name in names}
+        state["labels"] = list(self.labels)
+        state["hands"] = [np.array(h) for h in self.hands]
+        state["initial_reach"] = [np.array(r) for r in self.initial_reach]
+        state["hand_names"] = [list(n) for n in self.hand_names]
+        state["num_cards"] = self.num_cards
+        state["starting_pot"] = self.starting_pot
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> PublicTree:
+        """The tree ``state_dict`` describes, without terminals (attach them with
+        ``dataclasses.replace(tree, terminals=...)``)."""
+        arrays: dict[str, Any] = {k: _frozen(np.asarray(v)) for k, v in state.items()
+                  if k not in ("labels", "hands", "initial_reach", "hand_names", "num_cards",
+                               "starting_pot")}
+        return cls(
+            **arrays,
+            labels=tuple(str(x) for x in state["labels"]),
+            hands=tuple(_frozen(np.asarray(h)) for h in state["hands"]),
+            initial_reach=tuple(_frozen(np.asarray(r)) for r in state["initial_reach"]),
+            hand_names=tuple(tuple(str(x) for x in n) for n in state["hand_names"]),
+            num_cards=int(state["num_cards"]), starting_pot=float(state["starting_pot"]),
+        )
 
     def summary(self) -> dict[str, int]:
         counts = np.bincount(self.kind, minlength=4)

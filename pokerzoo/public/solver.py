@@ -1,0 +1,324 @@
+"""Range-vs-range solvers on a public tree: CFR+, DCFR and postflop-solver's schedule.
+
+Every iteration is two compiled sweeps (``pokerzoo.public.sweep_kernel``), one per player,
+with alternating updates: player 0's regrets are updated against player 1's current strategy,
+then player 1's against player 0's new one. The algorithms differ only in four scalars per
+iteration (``discounts``):
+
+* ``"cfr+"``: regrets floored at 0 (regret matching+), strategy sums weighted by ``t``.
+* ``"dcfr"``: positive regrets times ``s^alpha / (s^alpha + 1)``, negative ones times
+  ``s^beta / (s^beta + 1)`` with ``s = t - 1``, strategy sums times ``((t - 1) / t)^gamma``
+  (Brown & Sandholm 2019; alpha 1.5, beta 0, gamma 2).
+* ``"postflop"``: postflop-solver's schedule: alpha 1.5 on ``s = t - 1`` ... counted from 0 as
+  postflop-solver counts, negative regrets halved, strategy sums times ``(u / (u + 1))^3``
+  with ``u`` the iterations since the last power of 4, so the average restarts at
+  iterations 1, 4, 16, 64, ... (0-based). Strategy sums here are weighted by the player's own
+  reach (the textbook average), where postflop-solver adds the current strategy unweighted.
+
+Values are chips net of each player's contribution (``pokerzoo.public.tree``'s convention);
+exploitability is the mean of the two players' best-response gains, ``(BR_0 + BR_1) / 2`` in
+chips (OpenSpiel's and pokerzoo.evaluation's ``exploitability``), and in % of
+``tree.starting_pot``. The memory a solver needs is estimated before it allocates anything and
+refused over ``max_memory_bytes`` (``TreeTooLargeError``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.public import sweep_kernel as kernel
+from pokerzoo.public.tree import DECISION, CompiledTerminals, PublicTree
+
+ALGORITHMS = ("cfr+", "dcfr", "postflop")
+STORAGES = ("f32", "compressed")
+NODE_BYTES = 85
+"""Bytes of the tree's per-node arrays (kinds, links, pots, contributions, offsets, ...)."""
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """How a public tree is solved."""
+
+    algorithm: str = "postflop"
+    """``"cfr+"``, ``"dcfr"`` or ``"postflop"`` (see the module docstring)."""
+    alpha: float = 1.5
+    """DCFR's exponent for positive regrets (``"dcfr"`` only)."""
+    beta: float = 0.0
+    """DCFR's exponent for negative regrets (``"dcfr"`` only; 0 halves them)."""
+    gamma: float = 2.0
+    """DCFR's exponent for the strategy sums (``"dcfr"`` only)."""
+    storage: str = "f32"
+    """``"f32"`` (float32 regrets and sums) or ``"compressed"`` (16-bit codes with one float32
+    scale per node and table: half the memory)."""
+    max_memory_bytes: int = 8 * 2**30
+    """Refuse a tree whose solver would need more than this (estimated before allocating)."""
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ConfigError(f"algorithm must be one of {ALGORITHMS}, not {self.algorithm!r}")
+        if self.storage not in STORAGES:
+            raise ConfigError(f"storage must be one of {STORAGES}, not {self.storage!r}")
+        for name in ("alpha", "beta", "gamma"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                math.isfinite(value) and value >= 0
+            ):
+                raise ConfigError(f"{name} must be a finite number >= 0, not {value!r}")
+        limit = self.max_memory_bytes
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise ConfigError(f"max_memory_bytes must be an int > 0, not {limit!r}")
+
+
+def config_with(config: SolverConfig | None, overrides: Mapping[str, Any]) -> SolverConfig:
+    """``config`` (default: ``SolverConfig()``) with fields replaced; unknown names refused."""
+    base = SolverConfig() if config is None else config
+    if not isinstance(base, SolverConfig):
+        raise ConfigError(f"config must be a SolverConfig, not {type(base).__name__}")
+    fields = set(asdict(base))
+    unknown = sorted(set(overrides) - fields)
+    if unknown:
+        raise ConfigError(f"unknown solver parameter {unknown[0]!r}; known: {sorted(fields)}")
+    return SolverConfig(**{**asdict(base), **overrides})
+
+
+def discounts(config: SolverConfig, t: int) -> tuple[float, float, bool, float, float]:
+    """``(positive, negative, floor, sum_discount, sum_weight)`` of iteration ``t`` (1-based)."""
+    if config.algorithm == "cfr+":
+        return 1.0, 1.0, True, 1.0, float(t)
+    if config.algorithm == "dcfr":
+        s = float(t - 1)
+        pos = s**config.alpha / (s**config.alpha + 1.0)
+        neg = s**config.beta / (s**config.beta + 1.0)
+        return pos, neg, False, (s / t) ** config.gamma, 1.0
+    i = t - 1  # postflop-solver counts iterations from 0
+    s = float(max(i - 1, 0))
+    pos = s**1.5 / (s**1.5 + 1.0)
+    lower = 0 if i == 0 else 4 ** ((i.bit_length() - 1) // 2)
+    u = float(i - lower)
+    return pos, 0.5, False, (u / (u + 1.0)) ** 3, 1.0
+
+
+def estimate_memory(
+    num_nodes: int, storage_size: int, max_depth: int, max_actions: int, max_hands: int,
+    storage: str = "f32", locked_entries: int = 0,
+) -> int:
+    """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
+    (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
+    strategies, and the sweep's per-depth buffers. Callable before the tree exists."""
+    if storage not in STORAGES:
+        raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
+    per_entry = 8 if storage == "f32" else 4
+    scales = 8 * num_nodes if storage == "compressed" else 0
+    sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
+    return (NODE_BYTES * num_nodes + per_entry * storage_size + scales + 8 * locked_entries
+            + 2 * sweep)
+
+
+def _checked_locks(tree: PublicTree, locks: Mapping[int, Any]) -> dict[int, np.ndarray]:
+    out: dict[int, np.ndarray] = {}
+    for node, strategy in locks.items():
+        if isinstance(node, bool) or not isinstance(node, int | np.integer) or not (
+            0 <= node < tree.num_nodes
+        ) or tree.kind[node] != DECISION:
+            raise ConfigError(f"locks are keyed by decision node ids; {node!r} is not one")
+        shape = (int(tree.num_children[node]), tree.num_hands(int(tree.player[node])))
+        array = np.asarray(strategy, dtype=np.float64)
+        if array.shape != shape or not np.all(np.isfinite(array)) or np.any(array < 0) or not (
+            np.allclose(array.sum(axis=0), 1.0)
+        ):
+            raise ConfigError(
+                f"the lock of node {node} must be a [actions, hands] = {list(shape)} array of "
+                "probabilities, each hand's column summing to 1"
+            )
+        out[int(node)] = array
+    return out
+
+
+class PublicSolver:
+    """CFR+/DCFR/postflop on a public tree with compiled sweeps.
+
+    Args:
+        tree: a public tree whose terminals offer ``compiled(tree)``.
+        config: a ``SolverConfig`` (keyword ``overrides`` replace its fields).
+        locks: ``{decision node: [actions, hands] strategy}`` held fixed (node locking).
+
+    >>> from pokerzoo.games import load_game
+    >>> from pokerzoo.public.small_games import public_game_tree
+    >>> solver = PublicSolver(public_game_tree(load_game("kuhn_poker")).tree)
+    >>> solver.iterate(200)
+    >>> round(solver.game_value()[0], 3), solver.exploitability_pct() < 0.5
+    (-0.056, True)
+    """
+
+    tree: PublicTree
+    config: SolverConfig
+    locks: dict[int, np.ndarray]
+    max_actions: int
+    max_depth: int
+    memory_bytes: int
+    iterations: int
+    _kernel: Any
+    _data: tuple[Any, ...]
+
+    def __init__(
+        self, tree: PublicTree, config: SolverConfig | None = None,
+        locks: Mapping[int, Any] | None = None, **overrides: Any,
+    ) -> None:
+        if not isinstance(tree, PublicTree):
+            raise ConfigError(f"expected a PublicTree, got {type(tree).__name__}")
+        if not isinstance(tree.terminals, CompiledTerminals):
+            raise ConfigError("the tree's terminals offer no compiled(tree) kernel; the "
+                              "solver sweeps compiled terminals only")
+        self.config = config_with(config, overrides)
+        self.tree = tree
+        self.locks = _checked_locks(tree, locks or {})
+        locked_entries = sum(a.size for a in self.locks.values())
+        decisions = tree.kind == DECISION
+        self.max_actions = int(tree.num_children[decisions].max(initial=1))
+        self.max_depth = int(tree.depth.max())
+        need = estimate_memory(tree.num_nodes, tree.storage_size, self.max_depth,
+                               self.max_actions, max(tree.num_hands(0), tree.num_hands(1)),
+                               self.config.storage, locked_entries)
+        if need > self.config.max_memory_bytes:
+            raise TreeTooLargeError(
+                f"solving this tree needs about {need / 2**30:.2f} GiB, over the limit of "
+                f"{self.config.max_memory_bytes / 2**30:.2f} GiB (max_memory_bytes); use "
+                "storage='compressed', fewer bet sizes, or a higher limit",
+                estimated_nodes=tree.num_nodes,
+            )
+        self.memory_bytes = need
+        self._allocate(locked_entries)
+        self.iterations = 0
+        self._kernel, self._data = tree.terminals.compiled(tree)
+
+    def _allocate(self, locked_entries: int) -> None:
+        tree, size = self.tree, self.tree.storage_size
+        compressed = self.config.storage == "compressed"
+        self.regrets = np.zeros(0 if compressed else size, dtype=np.float32)
+        self.sums = np.zeros(0 if compressed else size, dtype=np.float32)
+        self.regrets16 = np.zeros(size if compressed else 0, dtype=np.int16)
+        self.sums16 = np.zeros(size if compressed else 0, dtype=np.uint16)
+        self.rscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
+        self.sscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
+        self.lock_offset = np.full(tree.num_nodes, -1, dtype=np.int64)
+        self.lock_values = np.zeros(locked_entries, dtype=np.float64)
+        position = 0
+        for node, strategy in sorted(self.locks.items()):
+            self.lock_offset[node] = position
+            self.lock_values[position:position + strategy.size] = strategy.ravel()
+            position += strategy.size
+
+    def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
+               record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        tree = self.tree
+        opp = 1 - trav
+        ht, ho = tree.num_hands(trav), tree.num_hands(opp)
+        rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
+        pos, neg, floor, sum_discount, sum_weight = scalars
+        values = kernel.sweep(
+            mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
+            tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
+            tree.card_masks[opp], np.array(tree.initial_reach[trav]),
+            np.array(tree.initial_reach[opp]), self.config.storage == "compressed",
+            self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
+            self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
+            self.max_depth, self.max_actions, record, *rec, self._kernel, self._data,
+        )
+        return values, rec
+
+    def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (each: player 0's sweep, then player 1's)."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ConfigError(f"iterations must be an int >= 0, not {n!r}")
+        for _ in range(n):
+            scalars = discounts(self.config, self.iterations + 1)
+            for trav in (0, 1):
+                self._sweep(kernel.MODE_CFR, trav, scalars)
+            self.iterations += 1
+
+    def _value(self, player: int, values: np.ndarray) -> float:
+        return float(self.tree.initial_reach[player] @ values) / self.tree.pair_mass
+
+    def game_value(self) -> tuple[float, float]:
+        """Each player's expected chips when both play their average strategies."""
+        values, _ = self._sweep(kernel.MODE_AVERAGE, 0, _NO_UPDATE)
+        v0 = self._value(0, values)
+        return v0, -v0
+
+    def best_response_values(self) -> tuple[float, float]:
+        """Each player's expected chips best-responding to the other's average strategy
+        (locked nodes keep their locked strategy)."""
+        return (self._value(0, self._sweep(kernel.MODE_BEST_RESPONSE, 0, _NO_UPDATE)[0]),
+                self._value(1, self._sweep(kernel.MODE_BEST_RESPONSE, 1, _NO_UPDATE)[0]))
+
+    def exploitability(self) -> float:
+        """``(BR_0 + BR_1) / 2`` in chips (0 at an equilibrium)."""
+        br0, br1 = self.best_response_values()
+        return (br0 + br1) / 2.0
+
+    def exploitability_pct(self) -> float:
+        """Exploitability in % of the starting pot."""
+        return 100.0 * self.exploitability() / self.tree.starting_pot
+
+    def strategy(self, node: int, average: bool = True) -> np.ndarray:
+        """The ``[actions, hands]`` strategy at decision ``node`` (average or current)."""
+        tree = self.tree
+        if not isinstance(node, int | np.integer) or not 0 <= node < tree.num_nodes or (
+            tree.kind[node] != DECISION
+        ):
+            raise ConfigError(f"node must be a decision node id of this tree, not {node!r}")
+        hands = tree.num_hands(int(tree.player[node]))
+        out = np.zeros((int(tree.num_children[node]), hands))
+        kernel.node_strategy(int(node), hands, int(tree.num_children[node]), average,
+                             tree.offset, self.config.storage == "compressed", self.regrets,
+                             self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
+                             self.lock_offset, self.lock_values, out)
+        return out
+
+    def set_strategy(self, strategies: Mapping[int, Any]) -> None:
+        """Make ``strategies`` (``{decision node: [actions, hands]}``) the average strategy at
+        those nodes (to score a given strategy: ``best_response_values``, ``exploitability``).
+        """
+        tree = self.tree
+        for node, block in _checked_locks(tree, strategies).items():
+            start = int(tree.offset[node])
+            flat = block.ravel()
+            if self.config.storage == "compressed":
+                scale = float(flat.max()) / 65535.0
+                self.sscale[node] = scale
+                self.sums16[start:start + flat.size] = np.rint(flat / scale).astype(np.uint16)
+            else:
+                self.sums[start:start + flat.size] = flat
+
+    def solve(
+        self, max_iterations: int = 1000, target_pct: float | None = None,
+        check_every: int = 10, progress: Callable[[int, float], None] | None = None,
+    ) -> float:
+        """Iterate until the exploitability (checked every ``check_every`` iterations) is at
+        most ``target_pct`` % of the starting pot, or ``max_iterations`` in all; returns the
+        last exploitability in % of the pot. ``progress(iterations, pct)`` after each check."""
+        if target_pct is not None and (isinstance(target_pct, bool) or not isinstance(
+            target_pct, int | float) or not target_pct > 0):
+            raise ConfigError(f"target_pct must be a number > 0 or None, not {target_pct!r}")
+        if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
+            raise ConfigError(f"check_every must be an int >= 1, not {check_every!r}")
+        if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or (
+            max_iterations < 0
+        ):
+            raise ConfigError(f"max_iterations must be an int >= 0, not {max_iterations!r}")
+        pct = self.exploitability_pct()
+        while self.iterations < max_iterations and (target_pct is None or pct > target_pct):
+            self.iterate(min(check_every, max_iterations - self.iterations))
+            pct = self.exploitability_pct()
+            if progress is not None:
+                progress(self.iterations, pct)
+        return pct
+
+
+_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
