@@ -268,6 +268,7 @@ class HoldemTerminals:
         self._order: list[tuple[np.ndarray, np.ndarray]] = []
         self._masks: dict[int, np.ndarray] = {}
         self._data: tuple[Any, ...] | None = None
+        self._data_tree: PublicTree | None = None
 
     def showdown_board(self, board: list[int] | tuple[int, ...]) -> int:
         """The table index of a five-card board (its hand strengths computed on first use)."""
@@ -285,13 +286,15 @@ class HoldemTerminals:
         """Keep the node arrays of the built ``tree`` for :meth:`compiled`."""
         self._tree = tree
 
-    def compiled(self) -> tuple[Any, tuple[Any, ...]]:
+    def compiled(self, tree: PublicTree | None = None) -> tuple[Any, tuple[Any, ...]]:
         """``(holdem_terminal_kernel, data)``: the compiled sweep's terminal call (see
-        ``pokerzoo.public.tree.CompiledTerminals``); needs :meth:`attach` first."""
-        tree = getattr(self, "_tree", None)
+        ``pokerzoo.public.tree.CompiledTerminals``) for ``tree`` (default: the attached one)."""
         if tree is None:
-            raise ConfigError("HoldemTerminals.compiled() needs attach(tree) first")
-        if self._data is None:
+            tree = getattr(self, "_tree", None)
+        if tree is None:
+            raise ConfigError("HoldemTerminals.compiled() needs the tree (or attach(tree))")
+        if self._data is None or self._data_tree is not tree:
+            self._data_tree = tree
             masks = np.stack([board_mask(row) for row in tree.boards])
             tables = []
             for p in range(2):
