@@ -281,21 +281,6 @@ class PublicSolver:
                              self.lock_offset, self.lock_values, out)
         return out
 
-    def set_strategy(self, strategies: Mapping[int, Any]) -> None:
-        """Make ``strategies`` (``{decision node: [actions, hands]}``) the average strategy at
-        those nodes (to score a given strategy: ``best_response_values``, ``exploitability``).
-        """
-        tree = self.tree
-        for node, block in _checked_locks(tree, strategies).items():
-            start = int(tree.offset[node])
-            flat = block.ravel()
-            if self.config.storage == "compressed":
-                scale = float(flat.max()) / 65535.0
-                self.sscale[node] = scale
-                self.sums16[start:start + flat.size] = np.rint(flat / scale).astype(np.uint16)
-            else:
-                self.sums[start:start + flat.size] = flat
-
     def solve(
         self, max_iterations: int = 1000, target_pct: float | None = None,
         check_every: int = 10, progress: Callable[[int, float], None] | None = None,
@@ -322,3 +307,23 @@ class PublicSolver:
 
 
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+
+
+def strategy_best_responses(
+    tree: PublicTree, strategies: Mapping[int, Any], **overrides: Any
+) -> tuple[float, float]:
+    """Each player's best-response value (chips) against a given strategy profile
+    ``{decision node: [actions, hands]}`` covering every decision node, kept in float64.
+
+    Player ``p``'s value is computed with the other player's nodes locked to the profile and
+    its own free (a best response), so the numbers are exact to rounding.
+    """
+    decisions = set(np.flatnonzero(tree.kind == DECISION).tolist())
+    if set(strategies) != decisions:
+        raise ConfigError("the profile needs a strategy at every decision node, and only there")
+    values = []
+    for p in (0, 1):
+        theirs = {n: s for n, s in strategies.items() if int(tree.player[n]) != p}
+        solver = PublicSolver(tree, locks=theirs, **overrides)
+        values.append(solver.best_response_values()[p])
+    return values[0], values[1]
