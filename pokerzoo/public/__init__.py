@@ -1,4 +1,15 @@
-"""The public-state engine: public trees with per-hand arrays and range-vs-range solvers."""
+"""The public-state engine: public trees with per-hand arrays and range-vs-range solvers.
+
+``tree`` (the data model and its builder), ``small_games`` (Kuhn and Leduc from their rules,
+``solve_game``), ``solver`` (CFR+, DCFR, postflop preset over the compiled ``sweep_kernel``),
+``results`` (node results, save / load). The solving entry points are imported on first use,
+so ``import pokerzoo.public`` does not compile anything.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 from pokerzoo.public.tree import (
     CHANCE,
@@ -10,6 +21,27 @@ from pokerzoo.public.tree import (
     TerminalValues,
 )
 
+_LAZY = {
+    "PublicSolver": "pokerzoo.public.solver",
+    "SolverConfig": "pokerzoo.public.solver",
+    "estimate_memory": "pokerzoo.public.solver",
+    "strategy_best_responses": "pokerzoo.public.solver",
+    "public_game_tree": "pokerzoo.public.small_games",
+    "solve_game": "pokerzoo.public.small_games",
+    "node_result": "pokerzoo.public.results",
+    "save_solver": "pokerzoo.public.results",
+    "load_solver": "pokerzoo.public.results",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pokerzoo.public' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
 __all__ = [
     "CHANCE", "DECISION", "FOLD", "SHOWDOWN", "PublicTree", "PublicTreeBuilder", "TerminalValues",
-]
+    *_LAZY,
+]  # fmt: skip

@@ -14,15 +14,19 @@ board) hold 0.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pokerzoo.checkpoint import plain_data
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.base import CHANCE as CHANCE_PLAYER
 from pokerzoo.games.base import Game, State
+from pokerzoo.games.registry import load_game
+from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.sweep_kernel import dense_terminal_kernel
 from pokerzoo.public.tree import (
     FOLD,
@@ -289,3 +293,68 @@ def public_game_tree(game: Game) -> SmallGameTree:
         )
     return SmallGameTree(game=game, tree=tree, histories=tuple(histories),
                          deal_probability=float(deals[0][1]))
+
+
+@dataclass(frozen=True, eq=False)
+class GameSolution:
+    """A small game solved on the public engine (``solve_game``)."""
+
+    small: SmallGameTree
+    solver: PublicSolver
+    game_value: tuple[float, float]
+    """Each player's expected chips under the average strategies."""
+    exploitability: float
+    """``(BR_0 + BR_1) / 2`` in chips."""
+    exploitability_pct: float
+    """The same in % of the starting pot (the antes and blinds)."""
+    iterations: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.small.game
+        return {
+            "game": game.name,
+            "game_params": plain_data(game.params()),
+            "algorithm": self.solver.config.algorithm,
+            "game_value": list(self.game_value),
+            "exploitability": self.exploitability,
+            "exploitability_pct_pot": self.exploitability_pct,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+        }
+
+
+def solve_game(
+    name: str,
+    *,
+    iterations: int = 1000,
+    exploitability_pct: float | None = None,
+    check_every: int = 10,
+    progress: Callable[[int, float], None] | None = None,
+    game_params: Mapping[str, Any] | None = None,
+    **solver_params: Any,
+) -> GameSolution:
+    """Solve a whole small game (``"kuhn_poker"``, ``"leduc_holdem"``, with ``game_params``)
+    on the public engine, up to ``iterations`` or until the exploitability is at most
+    ``exploitability_pct`` % of the starting pot. ``solver_params`` are ``SolverConfig``
+    fields (``algorithm="dcfr"``, ``storage="compressed"``, ...).
+
+    >>> solution = solve_game("kuhn_poker", iterations=200, algorithm="dcfr")
+    >>> round(solution.game_value[0], 3)
+    -0.056
+    """
+    if not isinstance(name, str):
+        raise ConfigError(f"name must be a game name (str), not {name!r}")
+    if game_params is not None and not isinstance(game_params, Mapping):
+        raise ConfigError(f"game_params must be a mapping of parameters, not {game_params!r}")
+    start = time.perf_counter()
+    small = public_game_tree(load_game(name, **dict(game_params or {})))
+    solver = PublicSolver(small.tree, **solver_params)
+    solver.solve(iterations, exploitability_pct, check_every, progress)
+    exploitability = solver.exploitability()
+    return GameSolution(
+        small=small, solver=solver, game_value=solver.game_value(),
+        exploitability=exploitability,
+        exploitability_pct=100.0 * exploitability / small.tree.starting_pot,
+        iterations=solver.iterations, seconds=time.perf_counter() - start,
+    )
