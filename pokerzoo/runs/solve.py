@@ -1,0 +1,142 @@
+"""What ``solve.py`` shares: its flags, the progress bar, the JSON report, the small-game path.
+
+``solve.py --game kuhn_poker|leduc_holdem`` solves a whole small game on the public engine
+(``pokerzoo.public.solve_game``). The hold'em spot form (``solve.py SPOT.toml``) extends the
+same parser (``build_parser``) and reuses ``add_solve_flags``, ``solver_params``,
+``progress_bar`` and ``write_report``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from pokerzoo.atomic import write_atomically
+from pokerzoo.errors import ConfigError
+from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments
+
+SMALL_GAMES = ("kuhn_poker", "leduc_holdem")
+"""The games ``--game`` solves whole (heads-up; their dense public trees are small)."""
+
+
+def _positive_float(flag: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{flag} must be a number > 0, got {text!r}")
+        return value
+
+    return parse
+
+
+def add_solve_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every solve shares: budget, target, algorithm, storage, memory, output."""
+    parser.add_argument("--iterations", type=count_arg("--iterations", 1), default=1000,
+                        help="the most iterations to run (default 1000)")
+    parser.add_argument("--exploitability", type=_positive_float("--exploitability"),
+                        default=None, metavar="PCT",
+                        help="stop once the exploitability is at most PCT %% of the starting "
+                             "pot (checked every --check-every iterations)")
+    parser.add_argument("--check-every", type=count_arg("--check-every", 1), default=10,
+                        help="iterations between exploitability checks (default 10)")
+    parser.add_argument("--algorithm", choices=("postflop", "dcfr", "cfr+"), default="postflop",
+                        help="postflop (postflop-solver's DCFR schedule, default), dcfr "
+                             "(alpha 1.5, beta 0, gamma 2) or cfr+")
+    parser.add_argument("--storage", choices=("f32", "compressed"), default="f32",
+                        help="regrets and strategy sums in float32 (default) or 16 bits")
+    parser.add_argument("--max-memory-gb", type=_positive_float("--max-memory-gb"),
+                        default=8.0, help="refuse a solve estimated to need more (default 8)")
+    parser.add_argument("--json", default=None, metavar="OUT.json",
+                        help="write the results as JSON to this file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_debug_flag(parser)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solve.py",
+        description="Solve a small game (or, with the spot form, a hold'em spot) on the "
+                    "public-state engine: an equilibrium, its value and exploitability.",
+    )
+    parser.add_argument("--game", choices=SMALL_GAMES, default=None,
+                        help="solve this whole game")
+    parser.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
+                        help="a parameter of --game (repeatable), e.g. num_ranks=5")
+    add_solve_flags(parser)
+    return parser
+
+
+def solver_params(args: argparse.Namespace) -> dict[str, Any]:
+    """``SolverConfig`` fields from the shared flags."""
+    return {"algorithm": args.algorithm, "storage": args.storage,
+            "max_memory_bytes": int(args.max_memory_gb * 2**30)}
+
+
+@contextmanager
+def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[int, float], None]]:
+    """A ``progress(iterations, pct)`` callback drawing a tqdm bar with the exploitability."""
+    if quiet:
+        yield lambda iterations, pct: None
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, unit="it", desc="solving")
+
+    def update(iterations: int, pct: float) -> None:
+        bar.update(iterations - bar.n)
+        bar.set_postfix_str(f"exploitability {pct:.4f}% pot")
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+def write_report(path: str | None, report: dict[str, Any]) -> None:
+    """Write ``report`` as JSON to ``path`` (atomically), if a path was given."""
+    if path is not None:
+        write_atomically(path, json.dumps(report, indent=2, allow_nan=False) + "\n",
+                         what="JSON report")
+
+
+def solve_small_game(args: argparse.Namespace) -> dict[str, Any]:
+    """Solve ``args.game`` and return the JSON report."""
+    from pokerzoo.public.small_games import solve_game
+
+    with progress_bar(args.iterations, args.quiet) as progress:
+        solution = solve_game(
+            args.game, iterations=args.iterations, exploitability_pct=args.exploitability,
+            check_every=args.check_every, progress=progress,
+            game_params=parse_assignments(args.game_param, "--game-param"),
+            **solver_params(args),
+        )
+    return solution.to_json()
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """The printed summary of a small-game report."""
+    values = ", ".join(f"{v:+.6f}" for v in report["game_value"])
+    return [
+        f"{report['game']}: game value per player {values} chips",
+        f"exploitability {report['exploitability']:.3g} chips "
+        f"({report['exploitability_pct_pot']:.4f}% of the starting pot) after "
+        f"{report['iterations']} iterations in {report['seconds']:.1f} s",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.game is None:
+        raise ConfigError(f"say what to solve: --game with one of {list(SMALL_GAMES)}")
+    report = solve_small_game(args)
+    write_report(args.json, report)
+    for line in summary_lines(report):
+        print(line)
+    return 0

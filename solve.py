@@ -1,0 +1,18 @@
+#!/usr/bin/env python
+"""Solve a game on the public-state engine (range-vs-range CFR).
+
+Examples:
+    python solve.py --game kuhn_poker --json kuhn.json
+    python solve.py --game leduc_holdem --exploitability 0.01 --json leduc.json
+    python solve.py --game leduc_holdem --game-param num_ranks=5 --algorithm dcfr
+"""
+
+from __future__ import annotations
+
+import sys
+
+from pokerzoo.runs.cli import run_cli
+from pokerzoo.runs.solve import main
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main, None))
