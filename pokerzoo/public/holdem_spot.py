@@ -31,9 +31,22 @@ import numpy as np
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.holdem.cards import card_to_string, cards_from_string
 from pokerzoo.public.bet_sizes import Betting, StreetSizes, TreeOptions, parse_sizes
-from pokerzoo.public.holdem_terminal import HoldemTerminals, chance_weight
-from pokerzoo.public.ranges import COMBO_INDEX, combo_name, parse_range, range_combos
-from pokerzoo.public.tree import FOLD, SHOWDOWN, PublicTree, PublicTreeBuilder
+from pokerzoo.public.holdem_terminal import (
+    HoldemTerminals,
+    board_mask,
+    chance_weight,
+    fold_reach,
+    same_combo_index,
+)
+from pokerzoo.public.ranges import (
+    CLASS_NAMES,
+    COMBO_INDEX,
+    class_grid,
+    combo_name,
+    parse_range,
+    range_combos,
+)
+from pokerzoo.public.tree import DECISION, FOLD, SHOWDOWN, PublicTree, PublicTreeBuilder
 
 SizePair = tuple[str, str]
 """``(bet sizes, raise sizes)`` of one player on one street, e.g. ``("52%", "45%")``."""
@@ -163,6 +176,10 @@ class HoldemSpot:
                     tuple(v) if isinstance(v, list) else v for v in value)
         return cls(**kwargs)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as plain data (``from_dict`` reads it back)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+
     @classmethod
     def from_toml(cls, path: str | Path) -> HoldemSpot:
         """A spot from a TOML file (top-level keys, or a ``[spot]`` table)."""
@@ -268,7 +285,27 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     walk.street(-1, "", -1, 1.0, start, spot.board_cards)
     tree, _ = builder.build(terminals)
     terminals.attach(tree)
+    terminals.spot = spot.to_dict()
     return tree
+
+
+def spot_equity(tree: PublicTree) -> tuple[tuple[np.ndarray, np.ndarray], tuple[float, float]]:
+    """Showdown equity at the root, whatever the strategies: per hand (``[H_p]``, the share of
+    the pot it wins against the opponent's range over every runout, ties half) and per player
+    (weighted by the range and the opponent's compatible weight), as postflop-solver's
+    ``equity`` reports at the root."""
+    terminals = tree.terminals
+    if not isinstance(terminals, HoldemTerminals):
+        raise ConfigError("spot_equity needs a hold'em spot's tree (HoldemTerminals)")
+    per_hand, total = [], []
+    for p in range(2):
+        reach = np.asarray(tree.initial_reach[p], dtype=np.float64)
+        eq = terminals.equity(tree, 0, p, tree.initial_reach[1 - p])
+        mass = tree.compatible_reach(p, np.asarray(tree.initial_reach[1 - p]))
+        w = reach * mass
+        per_hand.append(eq)
+        total.append(float(np.nansum(w * eq) / w.sum()))
+    return (per_hand[0], per_hand[1]), (total[0], total[1])
 
 
 def combo_indices(tree: PublicTree, player: int) -> np.ndarray:
@@ -277,4 +314,235 @@ def combo_indices(tree: PublicTree, player: int) -> np.ndarray:
     return COMBO_INDEX[h[:, 0], h[:, 1]].astype(np.int64)
 
 
-__all__ = ["DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "build_spot_tree", "combo_indices"]
+
+
+@dataclass
+class SpotSolution:
+    """A solved (or partly solved) spot: the tree, the solver, and what the solve took.
+
+    Results at any decision node (``node``: a node id, 0 the root, or a line of edge labels
+    such as ``["check", "bet 94"]``): the acting player's average strategy per hand and per
+    action, aggregated over its range, and per 13 x 13 hand class.
+    """
+
+    spot: HoldemSpot
+    tree: PublicTree
+    solver: Any
+    iterations: int = 0
+    seconds: float = 0.0
+    exploitability_pct: float = float("nan")
+    history: list[tuple[int, float, float]] = field(default_factory=list)
+    """``(iterations, seconds, exploitability % pot)`` at each check."""
+
+    def node(self, where: int | Sequence[str] = 0) -> int:
+        """The node id of ``where`` (an id, or a line of labels from the root)."""
+        if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
+            if not 0 <= where < self.tree.num_nodes:
+                raise ConfigError(f"node {where} is not in the tree (0..{self.tree.num_nodes - 1})")
+            return int(where)
+        if isinstance(where, (str, bool, int, np.integer)) or not isinstance(where, Sequence):
+            raise ConfigError(f"a node is an id or a list of action labels, got {where!r}")
+        node = 0
+        for label in where:
+            kids = {self.tree.label(c): c for c in self.tree.children(node)}
+            if label not in kids:
+                raise ConfigError(f"no action {label!r} after {self.tree.line(node)}; "
+                                  f"there: {sorted(kids)}")
+            node = kids[label]
+        return node
+
+    def reach(self, node: int, player: int) -> np.ndarray:
+        """``player``'s reach of its hands at ``node`` under the average strategies: its range
+        weights times its own action probabilities on the path, 0 for hands holding a card
+        dealt on the way."""
+        tree = self.tree
+        out = np.array(tree.initial_reach[player], dtype=np.float64)
+        child = node
+        while child > 0:
+            parent = int(tree.parent[child])
+            if tree.kind[parent] == DECISION and int(tree.player[parent]) == player:
+                out *= self.solver.strategy(parent)[child - int(tree.first_child[parent])]
+            elif tree.chance_card[child] >= 0 and tree.kind[parent] != DECISION:
+                out[tree.hands_holding(player, int(tree.chance_card[child]))] = 0.0
+            child = parent
+        return out
+
+    def weights(self, node: int, player: int) -> np.ndarray:
+        """Per hand of ``player``: its reach times the opponent's reach over compatible hands
+        (postflop-solver's normalized weights), what frequencies are averaged with."""
+        tree = self.tree
+        hands = (np.ascontiguousarray(tree.hands[0]), np.ascontiguousarray(tree.hands[1]))
+        o = 1 - player
+        opp = np.empty(len(hands[player]))
+        fold_reach(hands[player], same_combo_index(hands[player], hands[o]), hands[o],
+                   self.reach(node, o), board_mask(tree.board_cards(node)), opp)
+        return self.reach(node, player) * opp
+
+    def strategy(self, where: int | Sequence[str] = 0) -> tuple[list[str], np.ndarray]:
+        """The action labels at a decision and the acting player's average strategy
+        ``[actions, hands]``."""
+        node = self.node(where)
+        if self.tree.kind[node] != DECISION:
+            raise ConfigError(f"node {node} ({self.tree.line(node)}) is not a decision")
+        labels = [self.tree.label(c) for c in self.tree.children(node)]
+        return labels, self.solver.strategy(node)
+
+    def action_frequencies(self, where: int | Sequence[str] = 0) -> dict[str, float]:
+        """How often the acting player takes each action at a decision, over its range."""
+        node = self.node(where)
+        labels, strat = self.strategy(node)
+        w = self.weights(node, int(self.tree.player[node]))
+        total = float(w.sum())
+        return {a: float(strat[i] @ w) / total if total > 0 else 0.0
+                for i, a in enumerate(labels)}
+
+    def class_strategy(self, where: int | Sequence[str] = 0) -> dict[str, np.ndarray]:
+        """Per action, the 13 x 13 chart of its frequency in each hand class (NaN where the
+        player holds no hand of the class)."""
+        node = self.node(where)
+        labels, strat = self.strategy(node)
+        p = int(self.tree.player[node])
+        combos = combo_indices(self.tree, p)
+        w = np.zeros(1326)
+        w[combos] = self.weights(node, p)
+        out = {}
+        for i, a in enumerate(labels):
+            v = np.zeros(1326)
+            v[combos] = strat[i]
+            out[a] = class_grid(v, w)
+        return out
+
+    def root_ev(self) -> tuple[float, float]:
+        """Each player's expected share of the pot at the root (chips), both playing the
+        average strategies: the tree's net value plus half the starting pot."""
+        v0, v1 = self.solver.game_value()
+        half = self.spot.starting_pot / 2.0
+        return v0 + half, v1 + half
+
+    def root_equity(self) -> tuple[float, float]:
+        """Each player's showdown equity at the root (see :func:`spot_equity`)."""
+        return spot_equity(self.tree)[1]
+
+    def chart(self, path: str | Path, where: int | Sequence[str] = 0) -> Path:
+        """A PNG of the acting player's strategy at a decision: one 13 x 13 chart per action."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        node = self.node(where)
+        grids = self.class_strategy(node)
+        freqs = self.action_frequencies(node)
+        fig, axes = plt.subplots(1, len(grids), figsize=(3.3 * len(grids), 3.6), squeeze=False)
+        for ax, (label, grid) in zip(axes[0], grids.items()):
+            # white: classes the player does not hold
+            cmap = matplotlib.colormaps["viridis"].with_extremes(bad="white")
+            ax.imshow(np.ma.masked_invalid(grid), vmin=0.0, vmax=1.0, cmap=cmap)
+            for r in range(13):
+                for c in range(13):
+                    if not np.isnan(grid[r, c]):
+                        ax.text(c, r, CLASS_NAMES[r * 13 + c], ha="center", va="center",
+                                fontsize=4.5, color="white" if grid[r, c] < 0.6 else "black")
+            ax.set_title(f"{label}: {100 * freqs[label]:.1f}%", fontsize=9)
+            ax.set_xticks([])
+            ax.set_yticks([])
+        who = ("OOP", "IP")[int(self.tree.player[node])]
+        line = " / ".join(self.tree.line(node)) or "root"
+        fig.suptitle(f"{self.spot.board}: {who} at {line}", fontsize=10)
+        fig.tight_layout()
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=150)
+        plt.close(fig)
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """Write the solved spot (tree, strategies, the spot's fields) through the no-pickle
+        checkpoint format (``pokerzoo.public.results.save_solver``)."""
+        from pokerzoo.public.results import save_solver
+
+        save_solver(self.solver, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> SpotSolution:
+        """A solved spot written by :meth:`save` (nothing in the file is executed)."""
+        from pokerzoo.public.results import load_solver
+
+        solver = load_solver(path)
+        terminals = solver.tree.terminals
+        fields_ = getattr(terminals, "spot", None)
+        if not isinstance(terminals, HoldemTerminals) or not isinstance(fields_, Mapping):
+            raise ConfigError(f"{str(path)!r} holds no solved hold'em spot")
+        out = cls(HoldemSpot.from_dict(fields_), solver.tree, solver, solver.iterations)
+        out.exploitability_pct = solver.exploitability_pct()
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON-ready results at the root (what ``solve.py SPOT.toml --json`` writes)."""
+        return {
+            "spot": self.spot.board,
+            "root_ev": list(self.root_ev()),
+            "root_equity": list(self.root_equity()),
+            "exploitability_pct_pot": self.exploitability_pct,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "root_strategy": self.action_frequencies(0),
+            "nodes": self.tree.num_nodes,
+            "memory_bytes": int(getattr(self.solver, "memory_bytes", 0)),
+        }
+
+
+def solve_spot(
+    spot: HoldemSpot | str | Path,
+    exploitability_pct: float | None = 0.5,
+    max_iterations: int = 1000,
+    max_seconds: float | None = None,
+    check_every: int = 10,
+    progress: Any = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    **solver_options: Any,
+) -> SpotSolution:
+    """Build a spot's tree and solve it (postflop-solver's schedule unless ``algorithm=`` says
+    otherwise) until its exploitability is at most ``exploitability_pct`` % of the starting
+    pot, ``max_iterations`` or ``max_seconds``; ``progress(iterations, pct)`` after each check.
+    ``spot`` may be a TOML file. ``solver_options`` go to ``PublicSolver``."""
+    from pokerzoo.public.solver import PublicSolver
+
+    if isinstance(spot, (str, Path)):
+        spot = HoldemSpot.from_toml(spot)
+    if exploitability_pct is not None and not (
+        isinstance(exploitability_pct, (int, float)) and exploitability_pct > 0
+    ):
+        raise ConfigError(f"exploitability_pct must be a number > 0 or None, "
+                          f"got {exploitability_pct!r}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or (
+            max_iterations < 0):
+        raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
+    import time
+
+    tree = build_spot_tree(spot, max_nodes=max_nodes)
+    solver = PublicSolver(tree, **solver_options)
+    result = SpotSolution(spot, tree, solver)
+    start = time.perf_counter()
+    pct = solver.exploitability_pct()
+    result.history.append((0, 0.0, pct))
+    while solver.iterations < max_iterations:
+        if exploitability_pct is not None and pct <= exploitability_pct:
+            break
+        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
+            break
+        solver.iterate(min(check_every, max_iterations - solver.iterations))
+        pct = solver.exploitability_pct()
+        result.history.append((solver.iterations, time.perf_counter() - start, pct))
+        if progress is not None:
+            progress(solver.iterations, pct)
+    result.iterations = solver.iterations
+    result.seconds = time.perf_counter() - start
+    result.exploitability_pct = pct
+    return result
+
+
+__all__ = [
+    "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
+    "combo_indices", "solve_spot", "spot_equity",
+]  # fmt: skip

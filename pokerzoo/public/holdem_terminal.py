@@ -269,6 +269,67 @@ class HoldemTerminals:
         self._masks: dict[int, np.ndarray] = {}
         self._data: tuple[Any, ...] | None = None
         self._data_tree: PublicTree | None = None
+        self.spot: dict[str, Any] | None = None
+        """The fields of the ``HoldemSpot`` the tree was built from (saved with it)."""
+
+    def state_dict(self) -> dict[str, Any]:
+        """What :meth:`from_state` needs (strengths are recomputed, in the same order)."""
+        boards = np.array(sorted(self._boards, key=self._boards.__getitem__), dtype=np.int64)
+        return {"hands": [np.array(h) for h in self.hands],
+                "showdown_boards": boards.reshape(-1, 5), "spot": self.spot}
+
+    @classmethod
+    def from_state(cls, tree: PublicTree, state: dict[str, Any]) -> HoldemTerminals:
+        """The terminals :meth:`state_dict` describes, attached to ``tree``."""
+        hands = tuple(np.asarray(h, dtype=np.int64) for h in state["hands"])
+        if len(hands) != 2 or any(h.ndim != 2 or h.shape[1] != 2 for h in hands):
+            raise ConfigError("saved hold'em terminals need two [H, 2] hand arrays")
+        out = cls((hands[0], hands[1]))
+        for row in np.asarray(state["showdown_boards"], dtype=np.int64).reshape(-1, 5):
+            out.showdown_board(row.tolist())
+        out.spot = state.get("spot")
+        out.attach(tree)
+        return out
+
+    def _board_tables(self, board: list[int]) -> tuple[np.ndarray, ...]:
+        """Strengths and orders of both players on a five-card board (cached)."""
+        t = self.showdown_board(board)
+        return self._strength[t] + self._order[t]
+
+    def equity(
+        self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
+    ) -> np.ndarray:
+        """Showdown equity of ``player``'s hands at ``node`` against the opponent's reach,
+        over every runout of the node's board (the share of the pot won, ties half; NaN where
+        no opponent hand is compatible). It does not depend on the strategies below."""
+        board = tree.board_cards(node)
+        o = 1 - player
+        deck = [c for c in range(52) if c not in board]
+        if len(board) == 5:
+            runouts: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+        elif len(board) == 4:
+            runouts = [((c,), 1.0 / 44.0) for c in deck]
+        else:  # unordered turn-river pairs: each is two of the 45 * 44 ordered deals
+            runouts = [((a, b), 2.0 / (45.0 * 44.0))
+                       for i, a in enumerate(deck) for b in deck[i + 1:]]
+        reach = np.ascontiguousarray(opp_reach, dtype=np.float64)
+        hands, opp_hands = self.hands[player], self.hands[o]
+        num = np.zeros(hands.shape[0])
+        out = np.empty(hands.shape[0])
+        for extra, weight in runouts:
+            full = board + list(extra)
+            s0, s1, o0, o1 = self._board_tables(full)
+            strength, order = (s0, o0) if player == 0 else (s1, o1)
+            opp_strength, opp_order = (s1, o1) if player == 0 else (s0, o0)
+            showdown_values(hands, self.same[player], order, strength, opp_hands, opp_order,
+                            opp_strength, reach, board_mask(full), 1.0, 0.0, 0.5, out)
+            num += weight * out
+        den = np.empty(hands.shape[0])
+        fold_reach(hands, self.same[player], opp_hands, reach, board_mask(board), den)
+        result = np.full(hands.shape[0], np.nan)
+        ok = den > 0
+        result[ok] = num[ok] / den[ok]
+        return result
 
     def showdown_board(self, board: list[int] | tuple[int, ...]) -> int:
         """The table index of a five-card board (its hand strengths computed on first use)."""

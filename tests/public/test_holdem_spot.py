@@ -10,7 +10,13 @@ import pytest
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.holdem.cards import card_to_string, cards_from_string
 from pokerzoo.games.holdem.game import NoLimitHoldem
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.holdem_spot import (
+    HoldemSpot,
+    SpotSolution,
+    build_spot_tree,
+    solve_spot,
+    spot_equity,
+)
 from pokerzoo.public.holdem_terminal import holdem_terminal_kernel
 from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 
@@ -204,3 +210,34 @@ def test_toml(tmp_path: Path) -> None:
     bad.write_text("board = [")
     with pytest.raises(ConfigError, match="TOML"):
         HoldemSpot.from_toml(bad)
+
+
+def test_solve_river_spot_save_load_and_chart(tmp_path: Path) -> None:
+    spot = HoldemSpot("QsJh2h8c3d", 100, 150, OOP, IP, river_sizes=("50%, a", "a"))
+    solution = solve_spot(spot, exploitability_pct=0.5, max_iterations=500)
+    assert solution.exploitability_pct <= 0.5
+    ev = solution.root_ev()
+    assert sum(ev) == pytest.approx(100.0)
+    eq = solution.root_equity()
+    assert sum(eq) == pytest.approx(1.0) and 0 < eq[0] < 1
+    freqs = solution.action_frequencies(0)
+    assert set(freqs) == {"check", "bet 50", "allin 150"}
+    assert sum(freqs.values()) == pytest.approx(1.0)
+    grids = solution.class_strategy(["check"])
+    assert set(grids) == {"check", "bet 50", "allin 150"}
+    assert solution.chart(tmp_path / "root.png").stat().st_size > 1000
+    solution.save(tmp_path / "river.ckpt")
+    loaded = SpotSolution.load(tmp_path / "river.ckpt")
+    assert loaded.spot == spot
+    assert np.array_equal(loaded.strategy(0)[1], solution.strategy(0)[1])
+    assert loaded.root_ev() == solution.root_ev()
+    with pytest.raises(ConfigError):
+        solution.node(["raise 9999"])
+
+
+def test_root_equity_of_the_benchmark_ranges() -> None:
+    """PioSOLVER's 3betpotFAST ranges on QsJh2h: OOP's equity is 55.347% (ANCHORS.md)."""
+    spot = HoldemSpot.from_toml(CONFIGS / "pio_3betpotfast.toml")
+    flat = HoldemSpot(spot.board, 180, 0, spot.oop_range, spot.ip_range)  # one line: all-in
+    eq = spot_equity(build_spot_tree(flat))[1]
+    assert eq[0] == pytest.approx(0.55347, abs=1e-5) and eq[1] == pytest.approx(0.44653, abs=1e-5)
