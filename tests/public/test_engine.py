@@ -1,0 +1,215 @@
+"""The public-state engine on Kuhn and Leduc: known values, exact best responses against
+``pokerzoo.evaluation``, node locking, save / load, memory refusal and bad arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
+from pokerzoo.evaluation.exact import best_response_values, exploitability
+from pokerzoo.games import load_game
+from pokerzoo.public.results import load_solver, node_result, save_solver
+from pokerzoo.public.small_games import (
+    DenseTerminals,
+    policy_blocks,
+    public_game_tree,
+    solve_game,
+)
+from pokerzoo.public.solver import (
+    PublicSolver,
+    SolverConfig,
+    discounts,
+    estimate_memory,
+    strategy_best_responses,
+)
+from pokerzoo.public.tree import FOLD, SHOWDOWN, PublicTreeBuilder
+from pokerzoo.tree import build
+from pokerzoo.tree.tabular_policy import TabularPolicy
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return public_game_tree(load_game("kuhn_poker"))
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    return public_game_tree(load_game("leduc_holdem"))
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "dcfr", "postflop"])
+def test_kuhn_value(kuhn, algorithm):
+    solver = PublicSolver(kuhn.tree, algorithm=algorithm)
+    solver.solve(max_iterations=2000, target_pct=0.01)
+    assert solver.exploitability_pct() <= 0.01
+    assert solver.game_value()[0] == pytest.approx(-1 / 18, abs=2e-4)
+
+
+@pytest.mark.parametrize("storage", ["f32", "compressed"])
+def test_leduc_value(leduc, storage):
+    solver = PublicSolver(leduc.tree, algorithm="dcfr", storage=storage)
+    solver.iterate(1000)
+    assert solver.exploitability() < 2e-3
+    assert solver.game_value()[0] == pytest.approx(-0.0856, abs=5e-4)
+
+
+def test_solve_game_stops_at_the_target():
+    solution = solve_game("leduc_holdem", iterations=2000, exploitability_pct=0.05)
+    assert solution.exploitability_pct <= 0.05
+    assert solution.iterations < 2000 and solution.iterations % 10 == 0
+    assert solution.game_value[0] == pytest.approx(-0.0856, abs=1e-3)
+    report = solution.to_json()
+    assert set(report) >= {"game_value", "exploitability", "iterations", "seconds"}
+
+
+def _random_policy(tree, rng):
+    probs = rng.random(tree.infoset_mask.shape) ** 3 * tree.infoset_mask
+    return TabularPolicy.from_tree(tree, probs)
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_holdem"])
+def test_best_response_equals_the_exact_evaluator(name, kuhn, leduc):
+    small = kuhn if name == "kuhn_poker" else leduc
+    full = build(small.game)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        policy = _random_policy(full, rng)
+        blocks = policy_blocks(small, policy)
+        br0, br1 = strategy_best_responses(small.tree, blocks)
+        expected = best_response_values(full, policy)
+        assert br0 == pytest.approx(expected[0], abs=1e-9)
+        assert br1 == pytest.approx(expected[1], abs=1e-9)
+        assert (br0 + br1) / 2 == pytest.approx(exploitability(full, policy), abs=1e-9)
+
+
+def test_solver_strategy_matches_its_policy_value(leduc):
+    """The engine's own average strategy, scored by pokerzoo.evaluation, gives its numbers."""
+    solver = PublicSolver(leduc.tree, algorithm="cfr+")
+    solver.iterate(50)
+    full = build(leduc.game)
+    index = {k: i for i, k in enumerate(full.infoset_keys)}
+    probs = np.zeros(full.infoset_mask.shape)
+    for node in np.flatnonzero(leduc.tree.kind == 0).tolist():
+        strategy = solver.strategy(node)
+        for hand, key in leduc.information_state_keys(node).items():
+            probs[index[key], full.infoset_mask[index[key]]] = strategy[:, hand]
+    policy = TabularPolicy.from_tree(full, probs)
+    assert solver.exploitability() == pytest.approx(exploitability(full, policy), abs=1e-6)
+
+
+def _locking_tree():
+    """Player 0 holds a strong (0) or weak (1) hand, player 1 one hand (2). Player 0 folds
+    (-1) or bets 1 more; player 1 calls (showdown, +-2) or folds (+1 to player 0)."""
+    builder = PublicTreeBuilder(hands=[[[0], [1]], [[2]]], initial_reach=[[1, 1], [1]],
+                                num_cards=3, starting_pot=2.0)
+    root = builder.add_decision(-1, "", player=0, pot=2, contrib=(1, 1))
+    builder.add_terminal(root, "fold", FOLD, pot=2, contrib=(1, 1), folder=0, data=0)
+    bet = builder.add_decision(root, "bet", player=1, pot=3, contrib=(2, 1))
+    builder.add_terminal(bet, "fold", FOLD, pot=3, contrib=(2, 1), folder=1, data=1)
+    builder.add_terminal(bet, "call", SHOWDOWN, pot=4, contrib=(2, 2), data=2)
+    payoffs = np.array([[[-1.0], [-1.0]], [[1.0], [1.0]], [[2.0], [-2.0]]])
+    tree, ids = builder.build(DenseTerminals(payoffs))
+    return tree, int(ids[root]), int(ids[bet])
+
+
+def test_node_locking_hand_computed():
+    tree, root, bet = _locking_tree()
+    free = PublicSolver(tree, algorithm="dcfr")
+    free.iterate(2000)
+    # Unlocked: the weak hand bluffs b = 1/3 (player 1 indifferent: -2 + 2b = -1 - b) and
+    # player 1 calls c = 2/3 (the weak hand indifferent: -2c + (1 - c) = -1); player 0 wins
+    # 2c + (1 - c) = 5/3 with the strong hand and -1 with the weak: value 1/3.
+    assert free.strategy(root)[:, 1] == pytest.approx([2 / 3, 1 / 3], abs=1e-3)
+    assert free.strategy(bet)[:, 0] == pytest.approx([1 / 3, 2 / 3], abs=1e-3)
+    assert free.game_value()[0] == pytest.approx(1 / 3, abs=1e-3)
+    # Player 1 locked to call half the time: betting is worth 1.5 (strong) and -0.5 (weak),
+    # both above folding's -1, so player 0 bets everything: value (1.5 - 0.5) / 2 = 0.5.
+    locked = PublicSolver(tree, algorithm="dcfr", locks={bet: [[0.5], [0.5]]})
+    locked.iterate(500)
+    assert locked.strategy(root) == pytest.approx(np.array([[0, 0], [1, 1]]), abs=1e-3)
+    assert locked.strategy(bet) == pytest.approx(np.array([[0.5], [0.5]]))
+    assert locked.game_value()[0] == pytest.approx(0.5, abs=1e-3)
+    result = node_result(locked, root)
+    assert result.action_ev[1] == pytest.approx([1.5, -0.5])
+    assert locked.exploitability() == pytest.approx(0.0, abs=1e-3)
+
+
+def test_node_result_kuhn(kuhn):
+    solver = PublicSolver(kuhn.tree, algorithm="dcfr")
+    solver.iterate(1000)
+    root = node_result(solver, 0)
+    assert root.ev_total[0] == pytest.approx(-1 / 18, abs=1e-3)
+    assert root.ev[0][0] == pytest.approx(-1.0, abs=1e-3)  # the Jack loses its ante
+    assert root.action_frequency.sum() == pytest.approx(1.0)
+    assert root.strategy[1, 2] == pytest.approx(3 * root.strategy[1, 0], abs=0.01)  # K bets 3a
+    assert root.equity is None
+
+
+@pytest.mark.parametrize("storage", ["f32", "compressed"])
+def test_save_load_is_exact(tmp_path, leduc, storage):
+    solver = PublicSolver(leduc.tree, algorithm="postflop", storage=storage,
+                          locks={0: np.full((2, 6), 0.5)})
+    solver.iterate(30)
+    path = tmp_path / "leduc.ckpt"
+    save_solver(solver, path)
+    loaded = load_solver(path)
+    assert loaded.iterations == 30 and loaded.config == solver.config
+    for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale", "lock_values"):
+        assert np.array_equal(getattr(loaded, key), getattr(solver, key))
+    for name in ("kind", "first_child", "chance_weight", "contrib", "offset"):
+        assert np.array_equal(getattr(loaded.tree, name), getattr(leduc.tree, name))
+    solver.iterate(5)
+    loaded.iterate(5)
+    assert loaded.game_value() == solver.game_value()
+    (tmp_path / "junk.ckpt").write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError):
+        load_solver(tmp_path / "junk.ckpt")
+
+
+def test_memory_is_refused_before_allocating(leduc):
+    need = estimate_memory(leduc.tree.num_nodes, leduc.tree.storage_size, 10, 3, 6)
+    with pytest.raises(TreeTooLargeError, match="max_memory_bytes"):
+        PublicSolver(leduc.tree, max_memory_bytes=need // 2)
+    huge = estimate_memory(10**6, 10**11, 40, 5, 1326)
+    assert huge > 8 * 2**30
+    assert estimate_memory(10**6, 10**11, 40, 5, 1326, "compressed") < huge
+
+
+def test_postflop_schedule():
+    config = SolverConfig(algorithm="postflop")
+    resets = [t for t in range(1, 300) if discounts(config, t)[3] == 0.0]
+    assert resets == [1, 2, 5, 17, 65, 257]  # 0-based 0, 1, 4, 16, 64, 256
+    pos, neg, floor, _, _ = discounts(config, 11)
+    assert neg == 0.5 and not floor and pos == pytest.approx(9**1.5 / (9**1.5 + 1))
+    assert discounts(SolverConfig(algorithm="cfr+"), 7) == (1.0, 1.0, True, 1.0, 7.0)
+
+
+def test_bad_arguments(kuhn):
+    with pytest.raises(ConfigError, match="algorithm"):
+        PublicSolver(kuhn.tree, algorithm="cfr++")
+    with pytest.raises(ConfigError, match="unknown solver parameter"):
+        PublicSolver(kuhn.tree, alpah=1.0)
+    with pytest.raises(ConfigError, match="storage"):
+        SolverConfig(storage="f16")
+    with pytest.raises(ConfigError, match="alpha"):
+        SolverConfig(alpha=float("nan"))
+    with pytest.raises(ConfigError, match="PublicTree"):
+        PublicSolver("kuhn")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="decision node"):
+        PublicSolver(kuhn.tree, locks={3: [[1, 1, 1], [0, 0, 0]]})
+    with pytest.raises(ConfigError, match="summing to 1"):
+        PublicSolver(kuhn.tree, locks={0: [[1, 1, 1], [1, 0, 0]]})
+    solver = PublicSolver(kuhn.tree)
+    with pytest.raises(ConfigError, match="iterations"):
+        solver.iterate(-1)
+    with pytest.raises(ConfigError, match="target_pct"):
+        solver.solve(target_pct=-1)
+    with pytest.raises(ConfigError, match="decision node"):
+        solver.strategy(3)
+    with pytest.raises(ConfigError, match="node"):
+        node_result(solver, 99)
+    with pytest.raises(ConfigError, match="unknown"):
+        solve_game("no_such_game")
+    with pytest.raises(ConfigError, match="every decision node"):
+        strategy_best_responses(kuhn.tree, {0: np.full((2, 3), 0.5)})
