@@ -83,7 +83,9 @@ class AECNFSP(NFSP):
         self.adapter = AECLearnerEnv(env, config.num_envs)
         if config.best_response_kind == "uct":
             check_copyable(self.adapter.envs[0])
-        super().__init__(AECGame(self.adapter.spec), config, seed, name=name)
+        # NFSP reads only sizes, seats, chip_unit, name and params() from its game.
+        super().__init__(AECGame(self.adapter.spec), config, seed,  # type: ignore[arg-type]
+                         name=name)
 
     def _make_env(self, backend: Literal["auto", "state"]) -> AECLearnerEnv:
         return self.adapter
@@ -96,7 +98,7 @@ class AECNFSP(NFSP):
         raise ConfigError("a foreign AEC env has no compiled tree: score policy() on a tree "
                           "of your own game (map its states to the env's observations)")
 
-    def average_policy(self) -> NetworkPolicy:  # type: ignore[override]
+    def average_policy(self) -> NetworkPolicy:
         """The average policy as a state policy (there is no tree to tabulate it on)."""
         return self.policy()
 
@@ -122,7 +124,7 @@ class AECUCTBestResponse(UCTBestResponse):
     """Adaptive UCT from the adapter's hands: determinisations by reseeded replay."""
 
     def __init__(self, agent: AECNFSP) -> None:
-        super().__init__(agent)  # type: ignore[arg-type]
+        super().__init__(agent)
         self.adapter = agent.adapter
         self.scratch = self.adapter.factory()
 
