@@ -31,6 +31,9 @@ _LAZY = {
     "node_result": "pokerzoo.public.results",
     "save_solver": "pokerzoo.public.results",
     "load_solver": "pokerzoo.public.results",
+    "HoldemSpot": "pokerzoo.public.holdem_spot",
+    "SpotSolution": "pokerzoo.public.holdem_spot",
+    "solve_spot": "pokerzoo.public.holdem_spot",
 }
 
 

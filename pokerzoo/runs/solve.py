@@ -65,10 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve a small game (or, with the spot form, a hold'em spot) on the "
                     "public-state engine: an equilibrium, its value and exploitability.",
     )
+    parser.add_argument("spot", nargs="?", default=None, metavar="SPOT.toml",
+                        help="a hold'em spot to solve (see configs/spots/)")
     parser.add_argument("--game", choices=SMALL_GAMES, default=None,
                         help="solve this whole game")
     parser.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
                         help="a parameter of --game (repeatable), e.g. num_ranks=5")
+    parser.add_argument("--chart", default=None, metavar="DIR",
+                        help="spot: draw 13x13 strategy charts (PNG) at the root and each --line")
+    parser.add_argument("--line", action="append", default=None, metavar="ACTIONS",
+                        help="spot: a line of comma-separated actions, e.g. 'check,bet 94' "
+                             "(repeatable): its strategy goes to the JSON and the charts")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help="spot: write the solved spot to FILE")
     add_solve_flags(parser)
     return parser
 
@@ -133,8 +142,19 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
+
+    check_spot_args(args)
+    if args.spot is not None:
+        with progress_bar(args.iterations, args.quiet) as progress:
+            report = solve_spot_report(args, solver_params(args), progress)
+        write_report(args.json, report)
+        for line in spot_summary_lines(report):
+            print(line)
+        return 0
     if args.game is None:
-        raise ConfigError(f"say what to solve: --game with one of {list(SMALL_GAMES)}")
+        raise ConfigError(f"say what to solve: a spot file, or --game with one of "
+                          f"{list(SMALL_GAMES)}")
     report = solve_small_game(args)
     write_report(args.json, report)
     for line in summary_lines(report):

@@ -241,3 +241,28 @@ def test_root_equity_of_the_benchmark_ranges() -> None:
     flat = HoldemSpot(spot.board, 180, 0, spot.oop_range, spot.ip_range)  # one line: all-in
     eq = spot_equity(build_spot_tree(flat))[1]
     assert eq[0] == pytest.approx(0.55347, abs=1e-5) and eq[1] == pytest.approx(0.44653, abs=1e-5)
+
+
+def test_solve_py_spot_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from pokerzoo.runs.solve import main
+
+    spot = tmp_path / "river.toml"
+    spot.write_text(
+        'board = "QsJh2h8c3d"\nstarting_pot = 100\neffective_stack = 150\n'
+        f'oop_range = "{OOP}"\nip_range = "{IP}"\nriver_sizes = ["50%", "a"]\n'
+    )
+    out = tmp_path / "out.json"
+    assert main([str(spot), "--exploitability", "0.5", "--json", str(out), "--quiet",
+                 "--chart", str(tmp_path / "charts"), "--line", "check"]) == 0
+    report = json.loads(out.read_text())
+    for key in ("root_ev", "root_equity"):
+        assert len(report[key]) == 2
+    assert report["exploitability_pct_pot"] <= 0.5 and report["iterations"] > 0
+    assert (tmp_path / "charts" / "line_1.png").exists()
+    assert "EV OOP" in capsys.readouterr().out
+    with pytest.raises(ConfigError, match="no action"):
+        main([str(spot), "--line", "raise 5", "--quiet", "--iterations", "1"])
+    with pytest.raises(ConfigError, match="need a spot"):
+        main(["--game", "kuhn_poker", "--chart", str(tmp_path)])

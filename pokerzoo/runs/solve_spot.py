@@ -1,0 +1,72 @@
+"""The hold'em spot form of ``solve.py``: ``solve.py SPOT.toml --exploitability 0.3 --json OUT``.
+
+The spot is a TOML file of ``pokerzoo.public.holdem_spot.HoldemSpot`` fields (see
+``configs/spots/pio_3betpotfast.toml``); the shared flags of ``pokerzoo.runs.solve`` set the
+budget, target and solver; ``--chart DIR`` draws the 13 x 13 strategy of the acting player at
+the root and at each ``--line`` (comma-separated action labels, e.g. ``"check,bet 94"``);
+``--save FILE`` writes the solved spot (``SpotSolution.load`` reads it back).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pokerzoo.errors import ConfigError
+
+
+def parse_line(text: str) -> list[str]:
+    """``"check, bet 94"`` -> ``["check", "bet 94"]`` (an empty string is the root)."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
+                      progress: Any) -> dict[str, Any]:
+    """Solve ``args.spot`` and return the JSON report (charts and the save as asked)."""
+    from pokerzoo.public.holdem_spot import HoldemSpot, solve_spot
+
+    spot = HoldemSpot.from_toml(args.spot)
+    lines = [parse_line(text) for text in (args.line or [])]
+    solution = solve_spot(spot, exploitability_pct=args.exploitability,
+                          max_iterations=args.iterations, check_every=args.check_every,
+                          progress=progress, **params)
+    nodes = [solution.node(line) for line in lines]  # unknown lines fail before any output
+    report = solution.summary()
+    report["spot"] = str(args.spot)
+    report["lines"] = {
+        ",".join(line) or "root": solution.action_frequencies(node)
+        for line, node in zip(lines, nodes)
+    }
+    if args.chart is not None:
+        folder = Path(args.chart)
+        charts = [str(solution.chart(folder / "root.png", 0))]
+        for k, node in enumerate(nodes):
+            charts.append(str(solution.chart(folder / f"line_{k + 1}.png", node)))
+        report["charts"] = charts
+    if args.save is not None:
+        solution.save(args.save)
+        report["saved"] = str(args.save)
+    return report
+
+
+def spot_summary_lines(report: dict[str, Any]) -> list[str]:
+    """The printed summary of a spot report."""
+    ev = report["root_ev"]
+    eq = report["root_equity"]
+    strategy = ", ".join(f"{a} {100 * f:.1f}%" for a, f in report["root_strategy"].items())
+    return [
+        f"{report['spot']}: EV OOP {ev[0]:.3f} / IP {ev[1]:.3f} chips, equity OOP "
+        f"{100 * eq[0]:.3f}% / IP {100 * eq[1]:.3f}%",
+        f"root (OOP): {strategy}",
+        f"exploitability {report['exploitability_pct_pot']:.4f}% of the starting pot after "
+        f"{report['iterations']} iterations in {report['seconds']:.1f} s",
+    ]
+
+
+def check_spot_args(args: argparse.Namespace) -> None:
+    """Refuse flags of one form used with the other."""
+    if args.spot is not None and args.game is not None:
+        raise ConfigError("give a spot file or --game, not both")
+    if args.spot is None and (args.chart or args.line or args.save):
+        raise ConfigError("--chart, --line and --save need a spot file (solve.py SPOT.toml)")
