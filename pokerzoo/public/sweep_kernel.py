@@ -16,6 +16,9 @@ Terminal values come from the tree's compiled terminal kernel (``CompiledTermina
 as ``kernel(node, player, opp_reach, out, data)``. ``record_node`` copies both reaches, the
 node's values and its per-action values (traverser's nodes) out when the sweep passes it.
 
+Compiling ``sweep`` takes a few seconds once per process (see the note above it); the helpers
+it calls are cached.
+
 Storage: float32 ``regrets`` / ``sums`` with ``offset[n]`` per decision node, or, compressed,
 int16 regrets and uint16 strategy sums with one float32 scale per node (the largest magnitude
 maps to the largest code; postflop-solver's 16-bit storage).
@@ -130,7 +133,9 @@ def _update(n, hands, actions, strat, act, value, own, offset, compressed, regre
             sums[base + i] = work[i]
 
 
-@numba.njit(cache=True, nogil=True)
+# Not cached: its terminal kernel arrives as an argument, which numba types by the kernel
+# dispatcher's identity, so every process would compile it again and add one more cache file.
+@numba.njit(nogil=True)
 def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chance_weight,
           offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
           regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
