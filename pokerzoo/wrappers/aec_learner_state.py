@@ -167,3 +167,54 @@ def replay_sampler(
 
     return sample
 
+
+
+class ReplayCursor:
+    """States of one hand (one reset seed) at any prefix of live actions, on one env.
+
+    For envs that cannot be copied: ``at(prefix)`` continues from where the env is when its
+    actions so far are a prefix of ``prefix`` (a depth-first walk mostly descends), else resets
+    the env with the hand's seed and replays. Needs ``reset(seed)`` to determine chance
+    (``check_replayable``). Returned states are views of the cursor's env: valid until the
+    next ``at``.
+    """
+
+    def __init__(self, env: Any, spec: AECSpec, seed: int) -> None:
+        self.env = env
+        self.spec = spec
+        self.seed = seed
+        self._done: list[int] = []
+        self._state: AECState | None = None
+
+    def at(self, prefix: Sequence[int]) -> AECState:
+        n = len(self._done)
+        if self._state is None or n > len(prefix) or list(prefix[:n]) != self._done:
+            self.env.reset(seed=self.seed)
+            self._state, self._done, n = AECState(self.env, self.spec), [], 0
+        for action in prefix[n:]:
+            self._state.apply_action(action)
+            self._done.append(action)
+        return self._state
+
+
+def check_replayable(env: Any, spec: AECSpec, seed: int = 0, steps: int = 12) -> None:
+    """Check that ``reset(seed)`` and the same actions give the same observations twice.
+
+    Raises:
+        ConfigError: ``not replayable``.
+    """
+    seen: list[list[bytes]] = []
+    for _ in range(2):
+        env.reset(seed=seed)
+        state = AECState(env, spec)
+        keys: list[bytes] = []
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            keys.append(bytes([p]) + state.information_state_key(p))
+            state.apply_action(state.legal_actions()[-1])
+        seen.append(keys)
+    if seen[0] != seen[1]:
+        raise ConfigError("not replayable: reset(seed) with the same seed and actions gave "
+                          "other observations; sampling solvers need copyable or seeded envs")

@@ -1,6 +1,7 @@
 """Agents trained on PettingZoo's own ``leduc_holdem_v4`` (RLCard) through the AEC learner
 adapter, scored exactly on our ``rlcard`` Leduc variant's tree (the same rules: see
-tests/integrations/test_pettingzoo_classic.py), against the same agent trained on our Leduc."""
+tests/integrations/test_pettingzoo_classic.py): NFSP-PLT against the same agent trained on our
+Leduc, external-sampling MCCFR against the uniform policy."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from pettingzoo.classic import leduc_holdem_v4 as pz_leduc
 
 from pokerzoo import load_game
+from pokerzoo.agents.cfr.aec_mccfr import AECExternalMCCFR
 from pokerzoo.agents.nfsp.aec import make_aec_preset
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.components.networks import torch_threads
@@ -98,3 +100,25 @@ def test_nfsp_plt_on_pettingzoo_leduc_reaches_our_leducs_band(trained):
     # observation is coarser: one network answer for several of our information sets).
     assert ours < 0.7 * uniform and foreign < 0.7 * uniform
     assert foreign < 1.5 * ours and ours < 1.5 * foreign + 0.5, (ours, foreign)
+
+
+def test_external_sampling_mccfr_on_pettingzoo_leduc_lowers_exploitability():
+    solver = AECExternalMCCFR(pz_leduc.env, seed=0)
+    assert solver.copies == "replay"  # PettingZoo's deep copies are fresh envs
+    uniform = exploitability(TREE, uniform_policy_array(TREE))
+    solver.iterate(200)
+    # Measured: 2.07 after 100 iterations, 1.37 after 200, 1.03 after 400 (uniform 2.94).
+    assert scored(solver) < 0.6 * uniform
+
+
+def test_copies_and_replays_walk_the_same_tree():
+    # Our drop-in deals PettingZoo's hands for the same seeds and copies its running game:
+    # the solver copying it and the solver replaying PettingZoo's env learn the same tables.
+    replayed = AECExternalMCCFR(pz_leduc.env, seed=4)
+    copied = AECExternalMCCFR(our_classic_leduc.raw_env, seed=4)
+    assert (replayed.copies, copied.copies) == ("replay", "deepcopy")
+    replayed.iterate(15)
+    copied.iterate(15)
+    a, b = replayed.state_dict(), copied.state_dict()
+    assert a["keys"] == b["keys"]
+    np.testing.assert_array_equal(a["tables"], b["tables"])
