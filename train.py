@@ -10,6 +10,7 @@ Examples:
     python train.py --agent nfsp --game limit_holdem --seconds 60 --out runs/nfsp_holdem
     python train.py --config configs/leduc_cfr_plus.toml   # an example config shipped here
     python train.py --agent nfsp --game kuhn_poker --episodes 200000 --workers 2
+    python train.py --env pettingzoo.classic.leduc_holdem_v4:env --agent nfsp-plt --episodes 5000
     python train.py --list
 """
 
@@ -22,6 +23,7 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.agents.registry import registered_agents
+from pokerzoo.errors import ConfigError
 from pokerzoo.games.registry import registered_games
 from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
 from pokerzoo.runs.run import DEFAULT_UNITS, RunConfig, default_budget, train
@@ -53,6 +55,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", help="agent name (default cfr+; see --list)")
     p.add_argument("--game", help="game name (default leduc_holdem; see --list)")
     p.add_argument("--game-param", action="append", metavar="KEY=VALUE", help="game parameter")
+    p.add_argument("--env", metavar="MODULE:FACTORY",
+                   help="train on any PettingZoo AEC env instead of a game, e.g.\n"
+                        "pettingzoo.classic.leduc_holdem_v4:env (agents nfsp, nfsp-per,\n"
+                        "nfsp-plt (default), mccfr-es; pokerzoo.runs.foreign)")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
     p.add_argument("--iterations", type=int,
                    help="budget in iterations (solvers; default {:,}, MCCFR more: see "
@@ -93,9 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {name:<12} ({spec.units}{needs}) {spec.description}")
         print("games:\n  " + "\n  ".join(registered_games()))
         return 0
+    if args.env is not None and args.game is not None:
+        raise ConfigError("give --game or --env, not both")
     flags = {
-        "agent": args.agent,
-        "game": args.game,
+        "agent": args.agent or ("nfsp-plt" if args.env and not args.config else None),
+        "game": args.env or args.game,
         "seed": args.seed,
         "iterations": args.iterations,
         "episodes": args.episodes,
@@ -120,7 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = RunConfig.from_dict({k: v for k, v in flags.items() if v is not None})
     if args.out is None and not (args.config and "out" in _toml_keys(args.config)):
         config = RunConfig.from_dict({**config.__dict__, "out": default_out(config)})
-    summary = train(config, progress=not args.no_progress)
+    if args.env is not None:
+        from pokerzoo.runs.foreign import train_foreign
+
+        summary = train_foreign(config, progress=not args.no_progress)
+    else:
+        summary = train(config, progress=not args.no_progress)
     units = summary["units"]
     if summary.get("interrupted"):
         # Ctrl-C: one line, no traceback; the checkpoint holds what was learned.
@@ -142,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"(NashConv {summary['nash_conv']:.6g})")
     if "bb_per_100_vs_random" in summary:
         print(f"vs random: {summary['bb_per_100_vs_random']:.2f} +- {summary['ci95']:.2f} bb/100")
+    if "vs_random_per_hand" in summary:
+        print(f"vs random: {summary['vs_random_per_hand']:.3f} +- "
+              f"{summary['vs_random_ci95']:.3f} per hand (both seats)")
     if "lbr_mbb_per_game" in summary:
         print(f"LBR: {summary['lbr_mbb_per_game']:.0f} +- {summary['lbr_ci95']:.0f} mbb/g "
               "(a lower bound on exploitability)")
