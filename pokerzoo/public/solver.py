@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.tree import DECISION, CompiledTerminals, PublicTree
+from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 
 ALGORITHMS = ("cfr+", "dcfr", "postflop")
 STORAGES = ("f32", "compressed")
@@ -58,6 +59,9 @@ class SolverConfig:
     scale per node and table: half the memory)."""
     max_memory_bytes: int = 8 * 2**30
     """Refuse a tree whose solver would need more than this (estimated before allocating)."""
+    threads: int = 1
+    """Threads sweeping the subtrees below the first public chance nodes at once (hold'em:
+    the turn cards). Results are bit for bit those of one thread."""
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -73,6 +77,9 @@ class SolverConfig:
         limit = self.max_memory_bytes
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise ConfigError(f"max_memory_bytes must be an int > 0, not {limit!r}")
+        threads = self.threads
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ConfigError(f"threads must be an int from 1 to 256, not {threads!r}")
 
 
 def config_with(config: SolverConfig | None, overrides: Mapping[str, Any]) -> SolverConfig:
@@ -106,18 +113,19 @@ def discounts(config: SolverConfig, t: int) -> tuple[float, float, bool, float, 
 
 def estimate_memory(
     num_nodes: int, storage_size: int, max_depth: int, max_actions: int, max_hands: int,
-    storage: str = "f32", locked_entries: int = 0,
+    storage: str = "f32", locked_entries: int = 0, threads: int = 1,
 ) -> int:
     """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
     (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
-    strategies, and the sweep's per-depth buffers. Callable before the tree exists."""
+    strategies, and the per-depth buffers of each thread's sweep. Callable before the tree
+    exists."""
     if storage not in STORAGES:
         raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
     per_entry = 8 if storage == "f32" else 4
     scales = 8 * num_nodes if storage == "compressed" else 0
     sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
     return (NODE_BYTES * num_nodes + per_entry * storage_size + scales + 8 * locked_entries
-            + 2 * sweep)
+            + (1 + threads) * sweep)
 
 
 def _checked_locks(tree: PublicTree, locks: Mapping[int, Any]) -> dict[int, np.ndarray]:
@@ -165,6 +173,8 @@ class PublicSolver:
     iterations: int
     _kernel: Any
     _data: tuple[Any, ...]
+    _frontier: np.ndarray
+    _chance_index: np.ndarray
 
     def __init__(
         self, tree: PublicTree, config: SolverConfig | None = None,
@@ -184,7 +194,7 @@ class PublicSolver:
         self.max_depth = int(tree.depth.max())
         need = estimate_memory(tree.num_nodes, tree.storage_size, self.max_depth,
                                self.max_actions, max(tree.num_hands(0), tree.num_hands(1)),
-                               self.config.storage, locked_entries)
+                               self.config.storage, locked_entries, self.config.threads)
         if need > self.config.max_memory_bytes:
             raise TreeTooLargeError(
                 f"solving this tree needs about {need / 2**30:.2f} GiB, over the limit of "
@@ -196,6 +206,8 @@ class PublicSolver:
         self._allocate(locked_entries)
         self.iterations = 0
         self._kernel, self._data = tree.terminals.compiled(tree)
+        self._frontier, self._chance_index = _frontier(tree)
+        self._pool: ThreadPoolExecutor | None = None
 
     def _allocate(self, locked_entries: int) -> None:
         tree, size = self.tree, self.tree.storage_size
@@ -216,21 +228,66 @@ class PublicSolver:
 
     def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """One pass of ``mode`` for ``trav``: its root values and what ``record`` copied."""
         tree = self.tree
-        opp = 1 - trav
-        ht, ho = tree.num_hands(trav), tree.num_hands(opp)
+        own = np.array(tree.initial_reach[trav])
+        opp = np.array(tree.initial_reach[1 - trav])
+        if self.config.threads == 1 or not self._frontier.size or record >= 0:
+            return self._call(mode, trav, scalars, 0, own, opp, record=record)
+        return self._parallel(mode, trav, scalars, own, opp), ()
+
+    def _call(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
+              start: int, own: np.ndarray, opp: np.ndarray, record: int = -1,
+              update: bool = True, fronts: tuple[np.ndarray, ...] | None = None,
+              frontier_record: bool = False) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        tree = self.tree
+        other = 1 - trav
+        ht, ho = tree.num_hands(trav), tree.num_hands(other)
         rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
+        if fronts is None:
+            fronts = (np.zeros((0, ht)), np.zeros((0, ho)), np.zeros((0, ht)))
         pos, neg, floor, sum_discount, sum_weight = scalars
         values = kernel.sweep(
             mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
             tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
-            tree.card_masks[opp], np.array(tree.initial_reach[trav]),
-            np.array(tree.initial_reach[opp]), self.config.storage == "compressed",
+            tree.card_masks[other], own, opp, self.config.storage == "compressed",
             self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
             self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
             self.max_depth, self.max_actions, record, *rec, self._kernel, self._data,
+            start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
+            *fronts,
         )
         return values, rec
+
+    def _parallel(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
+                  own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+        """The same pass in three steps: the reaches at the first chance nodes, their
+        children's subtrees on ``threads`` threads (each subtree's storage is its own), then
+        the part above with those chance values (summed in child order, as one thread would)."""
+        tree = self.tree
+        other = 1 - trav
+        count = self._frontier.shape[0]
+        fronts = (np.zeros((count, tree.num_hands(trav))),
+                  np.zeros((count, tree.num_hands(other))),
+                  np.zeros((count, tree.num_hands(trav))))
+        self._call(mode, trav, scalars, 0, own, opp, update=False, fronts=fronts,
+                   frontier_record=True)
+        keep_own = ~tree.card_masks[trav]
+        keep_opp = ~tree.card_masks[other]
+        tasks = [(i, c) for i, n in enumerate(self._frontier.tolist()) for c in tree.children(n)]
+
+        def run(task: tuple[int, int]) -> np.ndarray:
+            i, c = task
+            card = int(tree.chance_card[c])
+            return self._call(mode, trav, scalars, c, fronts[0][i] * keep_own[card],
+                              fronts[1][i] * keep_opp[card])[0]
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.config.threads)
+        for (i, c), values in zip(tasks, self._pool.map(run, tasks), strict=True):
+            card = int(tree.chance_card[c])
+            fronts[2][i] += tree.chance_weight[c] * (values * keep_own[card])
+        return self._call(mode, trav, scalars, 0, own, opp, fronts=fronts)[0]
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` iterations (each: player 0's sweep, then player 1's)."""
@@ -307,6 +364,19 @@ class PublicSolver:
 
 
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+
+
+def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
+    """The chance nodes with no chance node above them, and each one's index in that list
+    (-1 for every other node)."""
+    below_chance = np.zeros(tree.num_nodes, dtype=bool)
+    for n in range(1, tree.num_nodes):  # parents come before children
+        p = int(tree.parent[n])
+        below_chance[n] = below_chance[p] or tree.kind[p] == CHANCE
+    frontier = np.flatnonzero((tree.kind == CHANCE) & ~below_chance)
+    index = np.full(tree.num_nodes, -1, dtype=np.int64)
+    index[frontier] = np.arange(frontier.size)
+    return frontier, index
 
 
 def strategy_best_responses(

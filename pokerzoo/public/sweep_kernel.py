@@ -140,8 +140,16 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
           offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
           regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
           sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
-          rec_value, rec_actions, kernel, data):
-    """One pass for traverser ``trav``; returns its counterfactual values at the root."""
+          rec_value, rec_actions, kernel, data, start, update, frontier, frontier_record,
+          chance_index, front_own, front_opp, front_value):
+    """One pass for traverser ``trav`` over the subtree of ``start`` (its reaches given);
+    returns its counterfactual values at ``start``.
+
+    ``update``: whether ``MODE_CFR`` updates regrets and sums. With ``frontier``, chance nodes
+    are leaves: the pass records the reaches there (``frontier_record``: into
+    ``front_own[chance_index[n]]`` / ``front_opp``) or reads their values from
+    ``front_value``, so that the subtrees below can be swept apart (in parallel) in between.
+    """
     ht = reach_trav.shape[0]
     ho = reach_opp.shape[0]
     depth = max_depth + 1
@@ -157,7 +165,7 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
     own_r[0, :] = reach_trav
     opp_r[0, :] = reach_opp
     d = 0
-    n = 0
+    node_at[0] = start
     entering = True
     while True:
         n = node_at[d]
@@ -170,6 +178,14 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
                 rec_opp[:] = opp_r[d]
             if k >= 2:
                 kernel(n, trav, opp_r[d], val[d], data)
+            elif k == CHANCE and frontier:
+                ci = chance_index[n]
+                if frontier_record:
+                    front_own[ci, :] = own_r[d]
+                    front_opp[ci, :] = opp_r[d]
+                    val[d, :] = 0.0
+                else:
+                    val[d, :] = front_value[ci]
             else:
                 val[d, :] = 0.0
                 if k == DECISION:
@@ -178,7 +194,7 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
                     node_strategy(n, ht if q == trav else ho, num_children[n], use_average,
                                   offset, compressed, regrets, sums, regrets16, sums16, rscale,
                                   sscale, lock_offset, lock_values, strat[d])
-        if k < 2 and child_i[d] < num_children[n]:
+        if k < 2 and child_i[d] < num_children[n] and not (frontier and k == CHANCE):
             i = child_i[d]
             c = first_child[n] + i
             if k == DECISION:
@@ -213,7 +229,7 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
                     for a in range(actions):
                         v += strat[d, a, h] * act[d, a, h]
                 val[d, h] = v
-            if mode == MODE_CFR and not locked:
+            if mode == MODE_CFR and update and not locked:
                 _update(n, ht, actions, strat[d], act[d], val[d], own_r[d], offset, compressed,
                         regrets, sums, regrets16, sums16, rscale, sscale, pos, neg, floor,
                         sum_discount, sum_weight, work)

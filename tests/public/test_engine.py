@@ -167,6 +167,17 @@ def test_save_load_is_exact(tmp_path, leduc, storage):
         load_solver(tmp_path / "junk.ckpt")
 
 
+@pytest.mark.parametrize("storage", ["f32", "compressed"])
+def test_threads_give_the_same_bits(leduc, storage):
+    one = PublicSolver(leduc.tree, algorithm="postflop", storage=storage)
+    two = PublicSolver(leduc.tree, algorithm="postflop", storage=storage, threads=2)
+    one.iterate(20)
+    two.iterate(20)
+    for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale"):
+        assert np.array_equal(getattr(one, key), getattr(two, key))
+    assert one.best_response_values() == two.best_response_values()
+
+
 def test_memory_is_refused_before_allocating(leduc):
     need = estimate_memory(leduc.tree.num_nodes, leduc.tree.storage_size, 10, 3, 6)
     with pytest.raises(TreeTooLargeError, match="max_memory_bytes"):
@@ -194,6 +205,8 @@ def test_bad_arguments(kuhn):
         SolverConfig(storage="f16")
     with pytest.raises(ConfigError, match="alpha"):
         SolverConfig(alpha=float("nan"))
+    with pytest.raises(ConfigError, match="threads"):
+        SolverConfig(threads=0)
     with pytest.raises(ConfigError, match="PublicTree"):
         PublicSolver("kuhn")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="decision node"):
