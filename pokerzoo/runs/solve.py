@@ -53,6 +53,9 @@ def add_solve_flags(parser: argparse.ArgumentParser) -> None:
                         help="regrets and strategy sums in float32 (default) or 16 bits")
     parser.add_argument("--max-memory-gb", type=_positive_float("--max-memory-gb"),
                         default=8.0, help="refuse a solve estimated to need more (default 8)")
+    parser.add_argument("--threads", type=count_arg("--threads", 1), default=1,
+                        help="threads sweeping the subtrees below the first chance cards at "
+                             "once (default 1; the results are the same bits)")
     parser.add_argument("--json", default=None, metavar="OUT.json",
                         help="write the results as JSON to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -85,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 def solver_params(args: argparse.Namespace) -> dict[str, Any]:
     """``SolverConfig`` fields from the shared flags."""
     return {"algorithm": args.algorithm, "storage": args.storage,
-            "max_memory_bytes": int(args.max_memory_gb * 2**30)}
+            "max_memory_bytes": int(args.max_memory_gb * 2**30), "threads": args.threads}
 
 
 @contextmanager
