@@ -249,10 +249,10 @@ def plain_data(value: Any) -> Any:
     Raises:
         CheckpointError: for anything else (arrays, tensors, functions), naming it.
     """
+    if isinstance(value, np.generic):  # before float: np.float64 is a float subclass
+        return value.item()
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    if isinstance(value, np.generic):
-        return value.item()
     if isinstance(value, Mapping):
         return {key: plain_data(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -8,8 +8,6 @@ evaluators restore an agent. Loading runs no code (see ``pokerzoo.checkpoint``).
 >>> import tempfile, pathlib
 >>> from pokerzoo.agents.registry import make_agent
 >>> from pokerzoo.games.registry import load_game
-from pokerzoo.runs.config import SAMPLING_UNITS
-from pokerzoo.runs.folder import read_run_config
 >>> agent = make_agent("cfr+", load_game("kuhn_poker"), seed=0)
 >>> agent.iterate(10)
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "cfr.pzc"
