@@ -92,6 +92,41 @@ def fold_reach(
 
 
 @numba.njit(cache=True, nogil=True)
+def _sweep(
+    hands: np.ndarray,
+    order: np.ndarray,
+    strength: np.ndarray,
+    opp_hands: np.ndarray,
+    opp_order: np.ndarray,
+    opp_strength: np.ndarray,
+    opp_reach: np.ndarray,
+    upwards: bool,
+    coef: float,
+    out: np.ndarray,
+) -> None:
+    """``out[i] += coef * R``: R the opponent's reach over compatible hands strictly weaker
+    (``upwards``) or strictly stronger than ``hands[i]``, in one pass over both sorted lists."""
+    sums = np.zeros(NUM_CARDS)
+    total = 0.0
+    m = opp_order.shape[0]
+    n = order.shape[0]
+    j = 0 if upwards else m - 1
+    for step in range(n):
+        i = order[step] if upwards else order[n - 1 - step]
+        s = strength[i]
+        while 0 <= j < m and (
+            opp_strength[opp_order[j]] < s if upwards else opp_strength[opp_order[j]] > s
+        ):
+            h = opp_order[j]
+            r = opp_reach[h]
+            total += r
+            sums[opp_hands[h, 0]] += r
+            sums[opp_hands[h, 1]] += r
+            j += 1 if upwards else -1
+        out[i] += coef * (total - sums[hands[i, 0]] - sums[hands[i, 1]])
+
+
+@numba.njit(cache=True, nogil=True)
 def showdown_sums(
     hands: np.ndarray,
     order: np.ndarray,
@@ -108,35 +143,10 @@ def showdown_sums(
     the board in increasing ``strength`` (larger is stronger); others get 0."""
     win[:] = 0.0
     lose[:] = 0.0
-    sums = np.zeros(NUM_CARDS)
-    total = 0.0
-    j = 0
-    m = opp_order.shape[0]
-    for k in range(order.shape[0]):
-        i = order[k]
-        s = strength[i]
-        while j < m and opp_strength[opp_order[j]] < s:
-            h = opp_order[j]
-            r = opp_reach[h]
-            total += r
-            sums[opp_hands[h, 0]] += r
-            sums[opp_hands[h, 1]] += r
-            j += 1
-        win[i] = total - sums[hands[i, 0]] - sums[hands[i, 1]]
-    sums[:] = 0.0
-    total = 0.0
-    j = m - 1
-    for k in range(order.shape[0] - 1, -1, -1):
-        i = order[k]
-        s = strength[i]
-        while j >= 0 and opp_strength[opp_order[j]] > s:
-            h = opp_order[j]
-            r = opp_reach[h]
-            total += r
-            sums[opp_hands[h, 0]] += r
-            sums[opp_hands[h, 1]] += r
-            j -= 1
-        lose[i] = total - sums[hands[i, 0]] - sums[hands[i, 1]]
+    _sweep(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, True, 1.0,
+           win)
+    _sweep(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, False, 1.0,
+           lose)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -156,21 +166,18 @@ def showdown_values(
     out: np.ndarray,
 ) -> None:
     """``out[i] = win_amount * W + lose_amount * L + tie_amount * T`` with W, L the reach of
-    compatible weaker / stronger opponent hands and T that of compatible ties."""
-    n = hands.shape[0]
-    win = np.empty(n)
-    lose = np.empty(n)
-    showdown_sums(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, win,
-                  lose)
+    compatible weaker / stronger opponent hands and T that of compatible ties (with ties, the
+    compatible total is taken once and the sweeps add ``amount - tie_amount``)."""
     if tie_amount == 0.0:
-        for i in range(n):
-            out[i] = win_amount * win[i] + lose_amount * lose[i]
-        return
-    both = np.empty(n)
-    fold_reach(hands, same, opp_hands, opp_reach, board_mask, both)
-    for i in range(n):
-        out[i] = win_amount * win[i] + lose_amount * lose[i]
-        out[i] += tie_amount * (both[i] - win[i] - lose[i])
+        out[:] = 0.0
+    else:
+        fold_reach(hands, same, opp_hands, opp_reach, board_mask, out)
+        for i in range(out.shape[0]):
+            out[i] *= tie_amount
+    _sweep(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, True,
+           win_amount - tie_amount, out)
+    _sweep(hands, order, strength, opp_hands, opp_order, opp_strength, opp_reach, False,
+           lose_amount - tie_amount, out)
 
 
 @numba.njit(cache=True, nogil=True)
