@@ -145,7 +145,7 @@ def check_copyable(env: Any) -> None:
     Raises:
         ConfigError: ``not copyable``, naming what failed.
     """
-    advice = "search and MCCFR need a copy of the running game"
+    advice = "UCT search, MCCFR's copies and Deep CFR need a copy of the running game"
     try:
         probe = copy.deepcopy(env) if not getattr(env, "agents", None) else env
         if probe is not env:

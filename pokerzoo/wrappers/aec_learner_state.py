@@ -100,6 +100,9 @@ class AECState:
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_actions_mask()).tolist()
 
+    def is_chance_node(self) -> bool:
+        return False  # chance happens inside the env's steps
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ConfigError("an AEC env's chance is inside its own generator: no chance nodes")
 
