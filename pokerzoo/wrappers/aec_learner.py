@@ -9,8 +9,8 @@ Requirements, checked once at construction (``ConfigError`` naming the one that 
 * every agent's action space is ``gymnasium.spaces.Discrete`` (same size for all agents);
 * a legal-action mask: the observation is a ``{"observation", "action_mask"}`` dict, or the
   observation is an array and ``info["action_mask"]`` carries the mask;
-* ``env`` given as an instance with ``num_envs > 1``: ``copy.deepcopy`` must copy it (a
-  factory, ``env_fn()`` returning a fresh env, needs no copying).
+* ``env`` given as an instance with ``num_envs > 1``: ``copy.deepcopy`` must work on it (the
+  copies are reset before use; a factory, ``env_fn()`` returning a new env, needs no copying).
 
 AEC semantics, exactly: at every selection of an agent (a decision or a dead step) its reward
 is read through ``env.last()`` (the reward accumulated since it last acted) and credited to
@@ -73,17 +73,26 @@ class AECSpec:
 
 
 def as_factory(env: Any, num_envs: int = 1) -> EnvFactory:
-    """A factory of fresh envs from ``env``: a callable is one; an instance is deep-copied
-    (checked here when more than one copy is needed)."""
+    """A factory of envs from ``env``: a callable is one; an instance serves as the first env
+    and ``copy.deepcopy`` of it (taken now, before it is stepped) makes the others. Each copy is
+    reset before use, so a copy that comes back as a fresh env (PettingZoo's classic envs
+    pickle through their constructor's arguments) serves as well as one of the running game.
+
+    Raises:
+        ConfigError: not an AEC env or a callable; ``not copyable`` when more than one env is
+            needed and ``copy.deepcopy(env)`` fails.
+    """
     if callable(env) and not hasattr(env, "possible_agents"):
         return env
     if not hasattr(env, "possible_agents"):
         raise ConfigError(f"expected a PettingZoo AEC env or a factory of one, got {env!r}")
-    if num_envs > 1:
-        check_copyable(env)
     try:
         template = copy.deepcopy(env)
-    except Exception:  # a foreign env's copy may fail any way; one copy needs none
+    except Exception as error:  # a foreign env's copy may fail any way
+        if num_envs > 1:
+            raise ConfigError(f"not copyable: copy.deepcopy(env) fails ({type(error).__name__}: "
+                              f"{error}); pass a factory (a function returning a new env) for "
+                              f"{num_envs} copies") from None
         template = None
     used = [False]
 

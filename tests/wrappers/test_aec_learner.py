@@ -201,15 +201,23 @@ def test_requirements_are_named():
         AECLearnerEnv(NoMask, num_envs=2)
     with pytest.raises(ConfigError, match="expected a PettingZoo AEC env"):
         AECLearnerEnv(42, num_envs=2)
-    # PettingZoo's classic envs deep-copy as fresh envs (EzPickle): an instance cannot be
-    # multiplied, a factory can; our drop-in copies the running game.
+    class Uncopyable(ThreeToy):
+        def __deepcopy__(self, memo):
+            raise TypeError("holds a socket")
+
     with pytest.raises(ConfigError, match="not copyable"):
-        AECLearnerEnv(tictactoe_v3.env(), num_envs=2)
-    AECLearnerEnv(tictactoe_v3.env, num_envs=2)
+        AECLearnerEnv(Uncopyable(), num_envs=2)
+    AECLearnerEnv(Uncopyable(), num_envs=1)  # one env needs no copy
+    # PettingZoo's classic envs deep-copy as fresh envs (EzPickle): enough to multiply an
+    # instance (copies are reset), not for search (check_copyable); our drop-in copies the
+    # running game.
+    venv = AECLearnerEnv(tictactoe_v3.env(), num_envs=3)
+    assert len({id(e) for e in venv.envs}) == 3
+    with pytest.raises(ConfigError, match="not copyable"):
+        check_copyable(venv.envs[0])
     ours = our_classic_leduc.env()
     ours.reset(seed=0)
     check_copyable(ours)
-    AECLearnerEnv(ours, num_envs=2)
 
 
 def test_illegal_actions_and_order_are_refused():
