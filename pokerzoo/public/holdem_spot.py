@@ -412,6 +412,14 @@ class SpotSolution:
             out[a] = class_grid(v, w)
         return out
 
+    def result(self, where: int | Sequence[str] = 0) -> Any:
+        """Everything per hand at a node (reach, EV, strategy, EV per action, equity):
+        ``pokerzoo.public.results.node_result``; hands are ``tree.hands[p]``, named by
+        ``tree.hand_names[p]``."""
+        from pokerzoo.public.results import node_result
+
+        return node_result(self.solver, self.node(where))
+
     def root_ev(self) -> tuple[float, float]:
         """Each player's expected share of the pot at the root (chips), both playing the
         average strategies: the tree's net value plus half the starting pot."""

@@ -223,6 +223,9 @@ def test_solve_river_spot_save_load_and_chart(tmp_path: Path) -> None:
     freqs = solution.action_frequencies(0)
     assert set(freqs) == {"check", "bet 50", "allin 150"}
     assert sum(freqs.values()) == pytest.approx(1.0)
+    result = solution.result(0)
+    assert result.ev_total[0] + 50.0 == pytest.approx(ev[0])
+    assert result.equity is not None and np.nanmax(result.equity[0]) <= 1.0
     grids = solution.class_strategy(["check"])
     assert set(grids) == {"check", "bet 50", "allin 150"}
     assert solution.chart(tmp_path / "root.png").stat().st_size > 1000
