@@ -74,7 +74,9 @@ class CompiledTerminals(Protocol):
     the values of ``TerminalValues.values`` at terminal ``node`` (fold or showdown: it reads
     the kind itself, e.g. from a copy of ``tree.kind`` kept in ``data``), and ``data`` a tuple
     of arrays and scalars the kernel reads, passed through the sweep unchanged. Hands blocked
-    by the board may get any finite value (the sweep zeroes them).
+    by the board may get any finite value (the sweep zeroes them). With
+    ``SolverConfig.threads > 1`` several threads call the kernel at once: it must not write
+    into ``data`` (scratch arrays are allocated inside, or per call).
 
     To save and load solved trees (``pokerzoo.public.solver``), a terminal class also offers
     ``state_dict() -> dict`` (arrays and JSON scalars) and ``from_state(tree, state)`` (a
