@@ -88,7 +88,7 @@ def node_result(solver: PublicSolver, node: int) -> NodeResult:
     recorded_actions = None
     actor = int(tree.player[node])
     for p in (0, 1):
-        values, (own, opp, value, actions) = solver._sweep(kernel.MODE_AVERAGE, p, _NO_UPDATE,
+        _, (own, opp, value, actions) = solver._sweep(kernel.MODE_AVERAGE, p, _NO_UPDATE,
                                                            record=node)
         mass = tree.compatible_reach(p, opp)
         reach.append(own)

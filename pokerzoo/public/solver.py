@@ -9,11 +9,12 @@ iteration (``discounts``):
 * ``"dcfr"``: positive regrets times ``s^alpha / (s^alpha + 1)``, negative ones times
   ``s^beta / (s^beta + 1)`` with ``s = t - 1``, strategy sums times ``((t - 1) / t)^gamma``
   (Brown & Sandholm 2019; alpha 1.5, beta 0, gamma 2).
-* ``"postflop"``: postflop-solver's schedule: alpha 1.5 on ``s = t - 1`` ... counted from 0 as
-  postflop-solver counts, negative regrets halved, strategy sums times ``(u / (u + 1))^3``
-  with ``u`` the iterations since the last power of 4, so the average restarts at
-  iterations 1, 4, 16, 64, ... (0-based). Strategy sums here are weighted by the player's own
-  reach (the textbook average), where postflop-solver adds the current strategy unweighted.
+* ``"postflop"``: postflop-solver's schedule. With ``i = t - 1`` (it counts from 0), positive
+  regrets times ``s^1.5 / (s^1.5 + 1)`` with ``s = max(i - 1, 0)``, negative regrets halved,
+  strategy sums times ``(u / (u + 1))^3`` with ``u`` the iterations since the last power of 4,
+  so the average restarts at ``i`` = 0, 1, 4, 16, 64, ... Strategy sums here are weighted by
+  the player's own reach (the textbook average), where postflop-solver's ``solver.rs``, as
+  we read it, adds the current strategy unweighted.
 
 Values are chips net of each player's contribution (``pokerzoo.public.tree``'s convention);
 exploitability is the mean of the two players' best-response gains, ``(BR_0 + BR_1) / 2`` in
