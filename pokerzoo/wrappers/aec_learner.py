@@ -241,6 +241,9 @@ class AECLearnerEnv:
         self._hand_seed = np.zeros(n, dtype=np.int64)
         self._actions: list[list[int]] = [[] for _ in range(n)]
         self._actors: list[list[int]] = [[] for _ in range(n)]
+        # Rewards read before a hand's first decision (an ante at reset, say): reported with
+        # the first step of that hand, so they never mix with the hand before.
+        self._carry = np.zeros((n, self.num_players), dtype=np.float64)
         self._started = False
 
     # The batched face --------------------------------------------------------------------------
@@ -249,9 +252,9 @@ class AECLearnerEnv:
         """Deal a new hand in every copy; returns ``(obs, mask, player)`` (copies)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
+        self._carry[:] = 0.0
         for i in range(self.num_envs):
-            self._new_hand(i, rewards)
+            self._new_hand(i)
         self._started = True
         return self._obs.copy(), self._mask.copy(), self._player.copy()
 
@@ -271,7 +274,7 @@ class AECLearnerEnv:
             i = int(bad[0])
             raise IllegalActionError(int(actions[i]), np.flatnonzero(self._mask[i]).tolist(),
                                      f"env copy {i}")
-        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
+        rewards, self._carry = self._carry, np.zeros_like(self._carry)
         done = np.zeros(self.num_envs, dtype=bool)
         for i, env in enumerate(self.envs):
             env.step(int(actions[i]))
@@ -279,7 +282,7 @@ class AECLearnerEnv:
             if not self._advance(i, rewards):
                 done[i] = True
                 self.episodes += 1
-                self._new_hand(i, rewards, credit=False)
+                self._new_hand(i)
         return VectorStep(self._obs.copy(), self._mask.copy(), self._player.copy(),
                           rewards, done, None)
 
@@ -299,17 +302,18 @@ class AECLearnerEnv:
 
     # Internals ---------------------------------------------------------------------------------
 
-    def _new_hand(self, i: int, rewards: np.ndarray, credit: bool = True) -> None:
-        """Reset copy ``i`` with the next seed until it reaches a live decision."""
+    def _new_hand(self, i: int) -> None:
+        """Reset copy ``i`` with the next seed until it reaches a live decision; the rewards
+        read on the way wait in ``_carry`` for the hand's first step (a hand that ends before
+        any decision is counted and skipped, its rewards with it)."""
         while True:
             seed = int(self._rng.integers(2**31))
             self.envs[i].reset(seed=seed)
             self._hand_seed[i] = seed
             self._actions[i], self._actors[i] = [], []
-            # Rewards read at a new hand's dead steps belong to that hand; a hand that ends
-            # before any decision is counted and skipped.
-            scratch = rewards if credit else np.zeros_like(rewards)
+            scratch = np.zeros_like(self._carry)
             if self._advance(i, scratch):
+                self._carry[i] = scratch[i]
                 return
             self.episodes += 1
 
@@ -362,6 +366,7 @@ class AECLearnerEnv:
             "actions": [list(a) for a in self._actions],
             "actors": [list(a) for a in self._actors],
             "obs": self._obs.copy(),
+            "carry": self._carry.copy(),
         }
 
     def load_state_dict(self, state: Mapping[str, Any], drop_hands: bool = False) -> None:
@@ -378,9 +383,10 @@ class AECLearnerEnv:
         self.episodes = int(state["episodes"])
         self._started = True
         scratch = np.zeros((self.num_envs, self.num_players))
+        self._carry = np.array(state["carry"], dtype=np.float64)
         for i in range(self.num_envs):
             if drop_hands:
-                self._new_hand(i, scratch)
+                self._new_hand(i)
                 continue
             hand = list(zip(state["actors"][i], state["actions"][i]))
             self._replay(i, int(seeds[i]), [(int(p), int(a)) for p, a in hand], scratch)

@@ -28,9 +28,10 @@ class ThreeToy(AECEnv):
 
     metadata = {"name": "three_toy_v0"}
 
-    def __init__(self, mask_in_info: bool = False) -> None:
+    def __init__(self, mask_in_info: bool = False, ante: float = 0.0) -> None:
         self.possible_agents = ["a0", "a1", "a2"]
         self.mask_in_info = mask_in_info
+        self.ante = ante
         box = spaces.Box(0.0, 10.0, (4,), np.float32)
         mask = spaces.Box(0, 1, (3,), np.int8)
         self.observation_spaces = {
@@ -56,7 +57,9 @@ class ThreeToy(AECEnv):
         if getattr(self, "moves", 0):
             self.finished.append(self.truth)
         self.finished = getattr(self, "finished", [])
-        self.truth = dict.fromkeys(self.agents, 0.0)
+        # An ante paid at reset: read through last() at each agent's first selection.
+        self.truth = dict.fromkeys(self.agents, -self.ante)
+        self._cumulative_rewards = dict.fromkeys(self.agents, -self.ante)
         self.moves = 0
         self.a0_moves = 0
         self.agent_selection = "a0"
@@ -121,8 +124,8 @@ class ThreeToy(AECEnv):
         self.agent_selection = dead[0] if dead else following
 
 
-def toy(mask_in_info=False):
-    return lambda: ThreeToy(mask_in_info)
+def toy(mask_in_info=False, ante=0.0):
+    return lambda: ThreeToy(mask_in_info, ante)
 
 
 def hands_until_done(venv, mask, rng):
@@ -136,9 +139,9 @@ def hands_until_done(venv, mask, rng):
             return credited, mask
 
 
-@pytest.mark.parametrize("mask_in_info", [False, True])
-def test_three_players_early_exit_and_mid_hand_rewards_are_credited(mask_in_info):
-    venv = AECLearnerEnv(toy(mask_in_info), num_envs=1, seed=0)
+@pytest.mark.parametrize(("mask_in_info", "ante"), [(False, 0.0), (True, 0.0), (False, 0.5)])
+def test_three_players_early_exit_and_mid_hand_rewards_are_credited(mask_in_info, ante):
+    venv = AECLearnerEnv(toy(mask_in_info, ante), num_envs=1, seed=0)
     obs, mask, player = venv.reset(seed=1)
     assert obs.shape == (1, 4) and mask.shape == (1, 3) and player.tolist() == [0]
     rng = np.random.default_rng(0)
@@ -159,7 +162,7 @@ def test_three_players_early_exit_and_mid_hand_rewards_are_credited(mask_in_info
 
 
 def test_selfplay_transitions_carry_every_reward_and_end_each_seats_hand():
-    venv = AECLearnerEnv(toy(), num_envs=1, seed=0)
+    venv = AECLearnerEnv(toy(ante=0.5), num_envs=1, seed=0)
     config = NFSPConfig.from_params(num_envs=1, hidden_sizes=(8,))
     seats = [_ActingSeat(4, 3, config) for _ in range(3)]
     selfplay = SelfPlay(venv, seats, 0.5, np.random.default_rng(0))  # type: ignore[arg-type]
@@ -179,6 +182,9 @@ def test_selfplay_transitions_carry_every_reward_and_end_each_seats_hand():
     a0 = transitions[0]
     # a0 leaves after its second move with -5 (plus its own action, at most 2).
     assert np.all(a0["reward"][a0["done"] == 1] <= -3.0)
+    # Its first transition holds the ante (read at its first selection), its own action and
+    # the 1 that a2 paid it before its second move: -0.5 + {0, 1, 2} + 1.
+    assert set(a0["reward"][a0["done"] == 0].tolist()) <= {0.5, 1.5, 2.5}
     assert (a0["done"] == 0).sum() == hands  # its first move continues to its second
 
 
@@ -259,12 +265,12 @@ def play(venv, mask, rng, steps):
 
 
 def test_resume_replays_the_hands_in_flight():
-    venv = AECLearnerEnv(toy(), num_envs=3, seed=0)
+    venv = AECLearnerEnv(toy(ante=0.5), num_envs=3, seed=0)
     _, mask, _ = venv.reset(seed=2)
     rng = np.random.default_rng(0)
     play(venv, mask, rng, 4)
     state = copy.deepcopy(venv.state_dict())
-    resumed = AECLearnerEnv(toy(), num_envs=3, seed=99)
+    resumed = AECLearnerEnv(toy(ante=0.5), num_envs=3, seed=99)
     resumed.load_state_dict(state)
     assert resumed.episodes == venv.episodes
     a = play(venv, venv._mask.copy(), np.random.default_rng(5), 12)
@@ -274,7 +280,7 @@ def test_resume_replays_the_hands_in_flight():
         np.testing.assert_array_equal(ra, rb)
         np.testing.assert_array_equal(da, db)
     with pytest.raises(CheckpointError, match="env copies"):
-        AECLearnerEnv(toy(), num_envs=2).load_state_dict(state)
+        AECLearnerEnv(toy(ante=0.5), num_envs=2).load_state_dict(state)
 
 
 def test_resume_of_an_env_whose_seed_does_not_fix_its_chance_is_refused():
