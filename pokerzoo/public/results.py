@@ -6,7 +6,7 @@ the player's own contribution: ``pokerzoo.public.tree``'s convention; a hold'em 
 ``contrib[0, p]`` for the share of the pot), the acting player's strategy and per-action EV
 per hand, and the same aggregated over hands (weighted by how often each hand is there).
 Equity per hand comes from the terminals' ``equity(tree, node, player, opp_reach)`` where they
-offer one (hold'em showdowns); elsewhere it is ``None``.
+offer one (hold'em, Kuhn, Leduc); elsewhere it is ``None``.
 
 ``save_solver`` / ``load_solver`` write the tree, its terminals, the configuration, locks and
 the solver's storage through ``pokerzoo.checkpoint`` (arrays and JSON); loading gives back the

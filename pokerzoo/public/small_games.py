@@ -59,6 +59,53 @@ class DenseTerminals:
             return matrix @ opp_reach
         return -(opp_reach @ matrix)
 
+    def equity(
+        self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
+    ) -> np.ndarray:
+        """Showdown equity of ``player``'s hands at ``node`` (the share of the pot won at a
+        showdown, ties half) against the opponent's reach: on the node's board where the tree
+        has showdowns on it, else averaged over the next public card (uniform over the cards
+        the pair leaves, as Leduc deals it). NaN where no opponent hand is compatible or no
+        showdown follows."""
+        board = tree.board_cards(node)
+        wins = np.zeros((tree.num_hands(0), tree.num_hands(1)))
+        present = np.zeros_like(wins)
+        rows = [[c for c in row if c >= 0] for row in tree.boards.tolist()]
+        own = [b for b, cards in enumerate(rows) if cards == board]
+        later = [b for b, cards in enumerate(rows)
+                 if len(cards) == len(board) + 1 and cards[:-1] == board]
+        for tables in (own, later):
+            for b in tables:
+                outcome = self._showdown_outcome(tree, b)
+                if outcome is not None:
+                    here = self._present(tree, rows[b])
+                    wins += here * outcome
+                    present += here
+            if present.any():
+                break
+        exact = present > 0
+        pair = np.divide(wins, present, out=np.zeros_like(wins), where=exact)
+        if player == 1:
+            pair, exact = 1.0 - pair.T, exact.T
+        pair_ok = exact & self._present(tree, board).astype(bool).reshape(exact.shape)
+        num = (pair * pair_ok) @ opp_reach
+        den = pair_ok.astype(np.float64) @ opp_reach
+        return np.divide(num, den, out=np.full(num.shape, np.nan), where=den > 0)
+
+    def _showdown_outcome(self, tree: PublicTree, board: int) -> np.ndarray | None:
+        """Player 0's share of the pot per hand pair at a showdown on board ``board``."""
+        nodes = np.flatnonzero((tree.kind == SHOWDOWN) & (tree.board == board))
+        if nodes.size == 0:
+            return None
+        payoff = self.payoffs[int(tree.terminal_data[nodes[0]])]
+        return np.where(payoff > 0, 1.0, np.where(payoff < 0, 0.0, 0.5))
+
+    @staticmethod
+    def _present(tree: PublicTree, board: list[int]) -> np.ndarray:
+        """1.0 for the hand pairs sharing no card with each other nor with ``board``."""
+        free = [~tree.card_masks[p][board].any(axis=0) for p in (0, 1)]
+        return (tree.compatible & np.outer(free[0], free[1])).astype(np.float64)
+
     def compiled(self, tree: PublicTree) -> tuple[Any, tuple[Any, ...]]:
         """The compiled sweep's kernel (``sweep_kernel.dense_terminal_kernel``) and data."""
         return dense_terminal_kernel, (self.payoffs, np.asarray(tree.terminal_data))

@@ -143,7 +143,21 @@ def test_node_result_kuhn(kuhn):
     assert root.ev[0][0] == pytest.approx(-1.0, abs=1e-3)  # the Jack loses its ante
     assert root.action_frequency.sum() == pytest.approx(1.0)
     assert root.strategy[1, 2] == pytest.approx(3 * root.strategy[1, 0], abs=0.01)  # K bets 3a
-    assert root.equity is None
+    assert root.equity[0] == pytest.approx([0.0, 0.5, 1.0])  # J, Q, K against two cards
+
+
+def test_leduc_equity(leduc):
+    tree = leduc.tree
+    terminals = tree.terminals
+    # Before the public card: J wins only when a J comes (1/4) against Q or K, ties J: 0.3.
+    assert terminals.equity(tree, 0, 0, np.ones(6)) == pytest.approx([.3, .3, .5, .5, .7, .7])
+    chance = int(np.flatnonzero(tree.kind == 1)[0])
+    js = int(tree.first_child[chance])  # the Js comes: Jh pairs; Qs loses to Jh, ties Qh
+    assert tree.board_cards(js) == [0]
+    equity = terminals.equity(tree, js, 0, np.ones(6))
+    assert np.isnan(equity[0])
+    assert equity[1:] == pytest.approx([1.0, 0.125, 0.125, 0.625, 0.625])
+    assert terminals.equity(tree, js, 1, np.ones(6))[1:] == pytest.approx(equity[1:])
 
 
 @pytest.mark.parametrize("storage", ["f32", "compressed"])
