@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--env", metavar="MODULE:FACTORY",
                    help="train on any PettingZoo AEC env instead of a game, e.g.\n"
                         "pettingzoo.classic.leduc_holdem_v4:env (agents nfsp, nfsp-per,\n"
-                        "nfsp-plt (default), mccfr-es; pokerzoo.runs.foreign)")
+                        "nfsp-plt (default), mccfr-es, mccfr-os; pokerzoo.runs.foreign)")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
     p.add_argument("--iterations", type=int,
                    help="budget in iterations (solvers; default {:,}, MCCFR more: see "

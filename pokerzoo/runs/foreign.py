@@ -28,7 +28,7 @@ from pokerzoo.training.callbacks import CheckpointCallback, MetricCallback, Metr
 from pokerzoo.training.loop import Budget, Trainer
 
 FOREIGN_AGENTS = {"nfsp": "episodes", "nfsp-per": "episodes", "nfsp-plt": "episodes",
-                  "mccfr-es": "iterations"}
+                  "mccfr-es": "iterations", "mccfr-os": "iterations"}
 """Agents ``--env`` trains, with their units."""
 
 
@@ -69,6 +69,10 @@ def make_foreign_agent(
         from pokerzoo.agents.cfr.aec_mccfr import AECExternalMCCFR
 
         return AECExternalMCCFR(factory, seed=seed, **params)
+    if name == "mccfr-os":
+        from pokerzoo.agents.cfr.aec_outcome import AECOutcomeMCCFR
+
+        return AECOutcomeMCCFR(factory, seed=seed, **params)
     from pokerzoo.agents.nfsp.aec import make_aec_preset
 
     return make_aec_preset(name, factory, seed=seed, **params)

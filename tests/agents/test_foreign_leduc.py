@@ -1,7 +1,7 @@
 """Agents trained on PettingZoo's own ``leduc_holdem_v4`` (RLCard) through the AEC learner
 adapter, scored exactly on our ``rlcard`` Leduc variant's tree (the same rules: see
 tests/integrations/test_pettingzoo_classic.py): NFSP-PLT against the same agent trained on our
-Leduc, external-sampling MCCFR against the uniform policy."""
+Leduc, external- and outcome-sampling MCCFR against the uniform policy."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pettingzoo.classic import leduc_holdem_v4 as pz_leduc
 
 from pokerzoo import load_game
 from pokerzoo.agents.cfr.aec_mccfr import AECExternalMCCFR
+from pokerzoo.agents.cfr.aec_outcome import AECOutcomeMCCFR
 from pokerzoo.agents.nfsp.aec import make_aec_preset
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.components.networks import torch_threads
@@ -122,3 +123,11 @@ def test_copies_and_replays_walk_the_same_tree():
     a, b = replayed.state_dict(), copied.state_dict()
     assert a["keys"] == b["keys"]
     np.testing.assert_array_equal(a["tables"], b["tables"])
+
+
+def test_outcome_sampling_mccfr_on_pettingzoo_leduc_lowers_exploitability():
+    solver = AECOutcomeMCCFR(pz_leduc.env, seed=0)  # one hand per traversal: no copies
+    uniform = exploitability(TREE, uniform_policy_array(TREE))
+    solver.iterate(2000)
+    # Measured: 2.52 after 1,000 iterations, 2.00 after 2,000, 1.63 after 4,000.
+    assert scored(solver) < 0.8 * uniform

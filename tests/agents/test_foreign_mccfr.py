@@ -1,5 +1,5 @@
-"""External-sampling MCCFR on AEC envs: the copy modes and their checks, exact resume, the
-env-facing policy (its Leduc results are in test_foreign_leduc.py)."""
+"""External- and outcome-sampling MCCFR on AEC envs: the copy modes and their checks, exact
+resume, the env-facing policy (their Leduc results are in test_foreign_leduc.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pettingzoo.classic import tictactoe_v3
 
 import pokerzoo
 from pokerzoo.agents.cfr.aec_mccfr import AECExternalMCCFR
+from pokerzoo.agents.cfr.aec_outcome import AECOutcomeMCCFR
 from pokerzoo.errors import CheckpointError, ConfigError
 
 
@@ -81,3 +82,17 @@ def test_kuhn_average_strategy_plays_through_the_env():
     answer = solver.policy().action_probabilities(state)
     assert set(answer) <= {0, 1} and sum(answer.values()) == pytest.approx(1.0)
     del info
+
+
+def test_outcome_sampling_resumes_exactly_and_needs_exploration():
+    a = AECOutcomeMCCFR(tictactoe_v3.env, seed=2)  # PettingZoo's env: no copy needed
+    a.iterate(50)
+    b = AECOutcomeMCCFR(tictactoe_v3.env, seed=9)
+    b.load_state_dict(a.state_dict())
+    a.iterate(50)
+    b.iterate(50)
+    sa, sb = a.state_dict(), b.state_dict()
+    assert sa["keys"] == sb["keys"]
+    np.testing.assert_array_equal(sa["tables"], sb["tables"])
+    with pytest.raises(ConfigError, match="exploration"):
+        AECOutcomeMCCFR(tictactoe_v3.env, exploration=0.0)

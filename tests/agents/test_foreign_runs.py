@@ -72,7 +72,7 @@ def test_bad_env_specs_are_named(spec, match):
 
 def test_agents_without_an_env_path_are_refused(tmp_path):
     config = RunConfig(agent="cfr+", game=KUHN, iterations=1, out=str(tmp_path / "r"))
-    with pytest.raises(ConfigError, match="--env takes nfsp, nfsp-per, nfsp-plt, mccfr-es"):
+    with pytest.raises(ConfigError, match="--env takes nfsp, nfsp-per, nfsp-plt, mccfr-es, mccfr"):
         train_foreign(config, progress=False)
     config = RunConfig(agent="nfsp", game=KUHN, workers=2, out=str(tmp_path / "r"))
     with pytest.raises(ConfigError, match="one process"):
