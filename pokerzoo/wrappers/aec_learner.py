@@ -18,7 +18,9 @@ that agent in the step's ``rewards`` row; a terminated or truncated agent is ste
 ``None`` (its dead step) and credited there; a hand ends when ``env.agents`` is empty, and the
 copy is then reset with the next seed (same-step autoreset: ``done[i]`` is ``True`` and row
 ``i`` of ``obs`` already belongs to the next hand). Any number of agents; agents may leave
-early; rewards may come at any step. Seats are the positions in ``env.possible_agents``.
+early; rewards may come at any step (those read before a hand's first decision, an ante at
+reset say, are reported with that hand's first step). Seats are the positions in
+``env.possible_agents``.
 
 Seeds: ``reset(seed)`` seeds the adapter's generator; every hand of every copy is reset with a
 seed drawn from it, so a seeded run deals the same hands.
