@@ -256,7 +256,7 @@ class PublicSolver:
             self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
             self.max_depth, self.max_actions, record, *rec, self._kernel, self._data,
             start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
-            *fronts,
+            *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_perm[trav],
         )
         return values, rec
 
@@ -287,7 +287,11 @@ class PublicSolver:
             self._pool = ThreadPoolExecutor(self.config.threads)
         for (i, c), values in zip(tasks, self._pool.map(run, tasks), strict=True):
             card = int(tree.chance_card[c])
-            fronts[2][i] += tree.chance_weight[c] * (values * keep_own[card])
+            weight = tree.chance_weight[c]
+            fronts[2][i] += weight * (values * keep_own[card])
+            for k in range(int(tree.iso_offset[c]), int(tree.iso_offset[c] + tree.iso_count[c])):
+                perm = tree.iso_perm[trav][k]
+                fronts[2][i] += weight * (values[perm] * keep_own[int(tree.iso_card[k])])
         return self._call(mode, trav, scalars, 0, own, opp, fronts=fronts)[0]
 
     def iterate(self, n: int = 1) -> None:

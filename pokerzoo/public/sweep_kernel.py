@@ -141,7 +141,8 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
           regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
           sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
           rec_value, rec_actions, kernel, data, start, update, frontier, frontier_record,
-          chance_index, front_own, front_opp, front_value):
+          chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
+          iso_perm):
     """One pass for traverser ``trav`` over the subtree of ``start`` (its reaches given);
     returns its counterfactual values at ``start``.
 
@@ -149,6 +150,8 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
     are leaves: the pass records the reaches there (``frontier_record``: into
     ``front_own[chance_index[n]]`` / ``front_opp``) or reads their values from
     ``front_value``, so that the subtrees below can be swept apart (in parallel) in between.
+    A chance child standing for isomorphic cards adds, for each, its values with the
+    traverser's hands permuted (``iso_perm``: the traverser's ``[K, H]`` permutations).
     """
     ht = reach_trav.shape[0]
     ho = reach_opp.shape[0]
@@ -253,6 +256,11 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
             for h in range(ht):
                 if not mask_trav[card, h]:
                     val[d - 1, h] += w * val[d, h]
+            for k in range(iso_offset[n], iso_offset[n] + iso_count[n]):
+                other = iso_card[k]
+                for h in range(ht):
+                    if not mask_trav[other, h]:
+                        val[d - 1, h] += w * val[d, iso_perm[k, h]]
         child_i[d - 1] = i + 1
         d -= 1
     return val[0].copy()

@@ -29,6 +29,13 @@ Value convention (every value in this package, both kinds of terminal):
     with chips already in the pot, a player's "EV" as solvers report it (the share of the pot
     won) is this value plus ``contrib[0, p]``.
 
+Suit isomorphism: a chance node's child for card ``c`` may also stand for other cards ``c'``
+whose subtrees are the same up to a suit swap (the ranges and the board allow it). Its
+``iso_count[n]`` rows from ``iso_offset[n]`` name each such card (``iso_card``) and, per player,
+the permutation ``iso_perm[p][k]`` of hand indices under the swap taking ``c'`` to ``c``: the
+value of hand ``h`` had ``c'`` come is the child's value of hand ``iso_perm[p][k][h]``. Each
+such card has the child's ``chance_weight``; its subtree is not stored.
+
 Terminals: ``kind`` 2 (a fold, ``folder[n]`` folded) or 3 (a showdown). Their values come from a
 ``TerminalValues`` object attached to the tree (dense matrices for Kuhn/Leduc, compiled sweeps
 for hold'em); ``terminal_data[n]`` is a free index into that object's own tables.
@@ -104,7 +111,9 @@ class PublicTree:
     is -1), pot (float64 chips), contrib (``[num_nodes, 2]`` float64), board (index into
     ``boards``, ``[num_boards, 5]`` -1 padded), chance_card and chance_weight (of the edge into
     a chance node's child; -1 / 1.0 elsewhere), folder (-1 off fold terminals), terminal_data,
-    offset (storage start of decision nodes, -1 elsewhere).
+    offset (storage start of decision nodes, -1 elsewhere), iso_offset and iso_count (the
+    isomorphic cards a chance child stands for: rows of ``iso_card`` ``[K]`` and
+    ``iso_perm[p]`` ``[K, H_p]``; see the module docstring).
     """
 
     kind: np.ndarray
@@ -123,6 +132,10 @@ class PublicTree:
     folder: np.ndarray
     terminal_data: np.ndarray
     offset: np.ndarray
+    iso_offset: np.ndarray
+    iso_count: np.ndarray
+    iso_card: np.ndarray
+    iso_perm: tuple[np.ndarray, ...]
     labels: tuple[str, ...]
     hands: tuple[np.ndarray, ...]
     initial_reach: tuple[np.ndarray, ...]
@@ -256,8 +269,10 @@ class PublicTree:
         """The tree's arrays and tables (for checkpoints; ``from_state`` rebuilds it)."""
         names = ("kind", "player", "parent", "depth", "first_child", "num_children",
                  "action_label", "pot", "contrib", "board", "boards", "chance_card",
-                 "chance_weight", "folder", "terminal_data", "offset")
+                 "chance_weight", "folder", "terminal_data", "offset", "iso_offset",
+                 "iso_count", "iso_card")
         state: dict[str, Any] = {name: np.array(getattr(self, name)) for name in names}
+        state["iso_perm"] = [np.array(x) for x in self.iso_perm]
         state["labels"] = list(self.labels)
         state["hands"] = [np.array(h) for h in self.hands]
         state["initial_reach"] = [np.array(r) for r in self.initial_reach]
@@ -272,9 +287,10 @@ class PublicTree:
         ``dataclasses.replace(tree, terminals=...)``)."""
         arrays: dict[str, Any] = {k: _frozen(np.asarray(v)) for k, v in state.items()
                   if k not in ("labels", "hands", "initial_reach", "hand_names", "num_cards",
-                               "starting_pot")}
+                               "starting_pot", "iso_perm")}
         return cls(
             **arrays,
+            iso_perm=tuple(_frozen(np.asarray(x)) for x in state["iso_perm"]),
             labels=tuple(str(x) for x in state["labels"]),
             hands=tuple(_frozen(np.asarray(h)) for h in state["hands"]),
             initial_reach=tuple(_frozen(np.asarray(r)) for r in state["initial_reach"]),
@@ -306,6 +322,7 @@ class _Pending:
     weight: float
     folder: int
     data: int
+    iso: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()
     children: list[int] = field(default_factory=list)
 
 
@@ -372,26 +389,31 @@ class PublicTreeBuilder:
     def add_decision(
         self, parent: int, label: str, player: int, pot: float, contrib: Sequence[float],
         board: Sequence[int] = (), card: int = -1, weight: float = 1.0,
+        isomorphic: Sequence[tuple[int, Sequence[int], Sequence[int]]] = (),
     ) -> int:
         """A node where ``player`` acts. ``card``/``weight``: when ``parent`` is a chance node,
-        the public card dealt on this edge and its probability."""
+        the public card dealt on this edge and its probability; ``isomorphic``: the other
+        cards this child stands for, each ``(card, hand permutation of player 0, of player
+        1)`` (see the module docstring)."""
         if player not in (0, 1):
             raise ConfigError(f"player must be 0 or 1, not {player!r}")
         return self._add(parent, self._pending(parent, DECISION, player, label, pot, contrib,
-                                               board, card, weight, -1, -1))
+                                               board, card, weight, -1, -1, isomorphic))
 
     def add_chance(
         self, parent: int, label: str, pot: float, contrib: Sequence[float],
         board: Sequence[int] = (), card: int = -1, weight: float = 1.0,
+        isomorphic: Sequence[tuple[int, Sequence[int], Sequence[int]]] = (),
     ) -> int:
         """A node that deals a public card (its children carry ``card`` and ``weight``)."""
         return self._add(parent, self._pending(parent, CHANCE, -1, label, pot, contrib, board,
-                                               card, weight, -1, -1))
+                                               card, weight, -1, -1, isomorphic))
 
     def add_terminal(
         self, parent: int, label: str, kind: int, pot: float, contrib: Sequence[float],
         board: Sequence[int] = (), folder: int = -1, data: int = -1, card: int = -1,
         weight: float = 1.0,
+        isomorphic: Sequence[tuple[int, Sequence[int], Sequence[int]]] = (),
     ) -> int:
         """A fold (``FOLD``, ``folder`` given) or showdown (``SHOWDOWN``) terminal; ``data`` is
         an index into the terminal-value object's own tables."""
@@ -401,12 +423,13 @@ class PublicTreeBuilder:
             raise ConfigError(f"terminal kind must be FOLD ({FOLD}) or SHOWDOWN ({SHOWDOWN})")
         return self._add(parent, self._pending(parent, kind, -1, label, pot, contrib, board,
                                                card, weight, folder if kind == FOLD else -1,
-                                               data))
+                                               data, isomorphic))
 
     def _pending(
         self, parent: int, kind: int, player: int, label: str, pot: float,
         contrib: Sequence[float], board: Sequence[int], card: int, weight: float,
         folder: int, data: int,
+        isomorphic: Sequence[tuple[int, Sequence[int], Sequence[int]]] = (),
     ) -> _Pending:
         if len(contrib) != 2:
             raise ConfigError("contrib needs one amount per player (2)")
@@ -417,7 +440,51 @@ class PublicTreeBuilder:
                 raise ConfigError("a chance node's child needs its dealt card and a weight > 0")
         return _Pending(parent, kind, player, str(label), float(pot),
                         (float(contrib[0]), float(contrib[1])), tuple(int(c) for c in board),
-                        int(card), float(weight), int(folder), int(data))
+                        int(card), float(weight), int(folder), int(data),
+                        self._isomorphic(parent, card, isomorphic))
+
+    def _isomorphic(
+        self, parent: int, card: int,
+        isomorphic: Sequence[tuple[int, Sequence[int], Sequence[int]]],
+    ) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
+        if not isomorphic:
+            return ()
+        if parent < 0 or self._nodes[parent].kind != CHANCE:
+            raise ConfigError("isomorphic cards belong to the children of chance nodes only")
+        out = []
+        for item in isomorphic:
+            if len(item) != 3:
+                raise ConfigError("each isomorphic card is (card, permutation 0, permutation 1)")
+            other, perm0, perm1 = item
+            if not 0 <= int(other) < self._num_cards or int(other) == card:
+                raise ConfigError(f"isomorphic card {other!r} must be another card of the deck")
+            perms = []
+            for p, perm in enumerate((perm0, perm1)):
+                array = np.asarray(perm, dtype=np.int64)
+                size = self._hands[p].shape[0]
+                if array.shape != (size,) or not np.array_equal(np.sort(array),
+                                                                np.arange(size)):
+                    raise ConfigError(f"the hand permutation of player {p} must reorder "
+                                      f"0..{size - 1}")
+                perms.append(array)
+            out.append((int(other), perms[0], perms[1]))
+        return tuple(out)
+
+    def _iso_arrays(self, nodes: list[_Pending]) -> dict[str, Any]:
+        counts = np.array([len(x.iso) for x in nodes], dtype=np.int32)
+        starts = np.zeros(len(nodes), dtype=np.int64)
+        starts[1:] = np.cumsum(counts)[:-1]
+        rows = [row for x in nodes for row in x.iso]
+        perms = tuple(
+            np.array([row[1 + p] for row in rows], dtype=np.int64).reshape(
+                len(rows), self._hands[p].shape[0])
+            for p in (0, 1)
+        )
+        return {
+            "iso_offset": _frozen(starts), "iso_count": _frozen(counts),
+            "iso_card": _frozen(np.array([row[0] for row in rows], dtype=np.int16)),
+            "iso_perm": tuple(_frozen(x) for x in perms),
+        }
 
     def build(self, terminals: TerminalValues | None = None) -> tuple[PublicTree, np.ndarray]:
         """Lay the nodes out (sibling blocks in preorder); returns ``(tree, final_id)`` where
@@ -484,7 +551,7 @@ class PublicTreeBuilder:
             chance_weight=_frozen(np.array([x.weight for x in nodes], dtype=np.float64)),
             folder=_frozen(np.array([x.folder for x in nodes], dtype=np.int8)),
             terminal_data=_frozen(np.array([x.data for x in nodes], dtype=np.int64)),
-            offset=_frozen(offset), labels=tuple(labels),
+            offset=_frozen(offset), **self._iso_arrays(nodes), labels=tuple(labels),
             hands=tuple(_frozen(h) for h in self._hands),
             initial_reach=tuple(_frozen(r) for r in self._reach),
             hand_names=self._names, num_cards=self._num_cards,

@@ -23,7 +23,7 @@ from pokerzoo.public.solver import (
     estimate_memory,
     strategy_best_responses,
 )
-from pokerzoo.public.tree import FOLD, SHOWDOWN, PublicTreeBuilder
+from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTreeBuilder
 from pokerzoo.tree import build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -190,6 +190,60 @@ def test_threads_give_the_same_bits(leduc, storage):
     for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale"):
         assert np.array_equal(getattr(one, key), getattr(two, key))
     assert one.best_response_values() == two.best_response_values()
+
+
+def _suit_isomorphic_copy(tree):
+    """Leduc's public tree with each public card of the second suit (odd ids) left out and
+    stood for by the same rank's first-suit child, hands permuted by the suit swap."""
+    builder = PublicTreeBuilder(hands=tree.hands, initial_reach=tree.initial_reach,
+                                num_cards=tree.num_cards, starting_pot=tree.starting_pot)
+    swap = [[int(np.flatnonzero(tree.hands[p][:, 0] == (c ^ 1))[0]) for c in tree.hands[p][:, 0]]
+            for p in (0, 1)]
+
+    def add(n, parent):
+        kw = {"pot": tree.pot[n], "contrib": tuple(tree.contrib[n]),
+              "board": tree.board_cards(n)}
+        if parent >= 0 and tree.kind[tree.parent[n]] == CHANCE:
+            card = int(tree.chance_card[n])
+            if card % 2:
+                return
+            kw.update(card=card, weight=float(tree.chance_weight[n]),
+                      isomorphic=[(card ^ 1, swap[0], swap[1])])
+        if tree.kind[n] == DECISION:
+            new = builder.add_decision(parent, tree.label(n), int(tree.player[n]), **kw)
+        elif tree.kind[n] == CHANCE:
+            new = builder.add_chance(parent, tree.label(n), **kw)
+        else:
+            new = builder.add_terminal(parent, tree.label(n), int(tree.kind[n]),
+                                       folder=int(tree.folder[n]),
+                                       data=int(tree.terminal_data[n]), **kw)
+        for c in tree.children(n):
+            add(c, new)
+
+    add(0, -1)
+    return builder.build(tree.terminals)[0]
+
+
+def test_suit_isomorphic_chance_children(leduc):
+    iso = _suit_isomorphic_copy(leduc.tree)
+    assert iso.num_nodes < 0.6 * leduc.tree.num_nodes and iso.iso_card.size == 15
+    full = PublicSolver(leduc.tree, algorithm="dcfr")
+    half = PublicSolver(iso, algorithm="dcfr")
+    full.iterate(200)
+    half.iterate(200)
+    assert half.game_value()[0] == pytest.approx(full.game_value()[0], abs=1e-6)
+    assert half.best_response_values() == pytest.approx(full.best_response_values(), abs=1e-6)
+    assert half.strategy(0) == pytest.approx(full.strategy(0), abs=1e-6)
+    two = PublicSolver(iso, algorithm="dcfr", threads=2)
+    two.iterate(200)
+    assert np.array_equal(two.regrets, half.regrets) and np.array_equal(two.sums, half.sums)
+    with pytest.raises(ConfigError, match="permutation"):
+        builder = PublicTreeBuilder(hands=[[[0], [1]], [[0], [1]]],
+                                    initial_reach=[[1, 1], [1, 1]], num_cards=4,
+                                    starting_pot=2.0)
+        root = builder.add_chance(-1, "", pot=2, contrib=(1, 1))
+        builder.add_terminal(root, "2", SHOWDOWN, pot=2, contrib=(1, 1), card=2,
+                             weight=0.5, isomorphic=[(3, [0, 0], [0, 1])])
 
 
 def test_memory_is_refused_before_allocating(leduc):
