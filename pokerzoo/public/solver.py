@@ -198,8 +198,8 @@ class PublicSolver:
                                self.config.storage, locked_entries, self.config.threads)
         if need > self.config.max_memory_bytes:
             raise TreeTooLargeError(
-                f"solving this tree needs about {need / 2**30:.2f} GiB, over the limit of "
-                f"{self.config.max_memory_bytes / 2**30:.2f} GiB (max_memory_bytes); use "
+                f"solving this tree needs about {_size(need)}, over the limit of "
+                f"{_size(self.config.max_memory_bytes)} (max_memory_bytes); use "
                 "storage='compressed', fewer bet sizes, or a higher limit",
                 estimated_nodes=tree.num_nodes,
             )
@@ -369,6 +369,14 @@ class PublicSolver:
 
 
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+
+
+def _size(num_bytes: int) -> str:
+    """``num_bytes`` in GiB, MiB or KiB, whichever reads best."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20)):
+        if num_bytes >= scale:
+            return f"{num_bytes / scale:.2f} {unit}"
+    return f"{num_bytes / 2**10:.1f} KiB"
 
 
 def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
