@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from pokerzoo.evaluation.hand_history import HandRecorder, active_recorder
 from pokerzoo.games.base import Game, State
 from pokerzoo.parallel import Executor, deal_ranges, run_map
 from pokerzoo.policy import StatePolicy, as_state_policy
+
+if TYPE_CHECKING:
+    from pokerzoo.evaluation.aec_matches import AECGame, EnvSource
 
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the normal distribution (the CIs use the normal approximation,
@@ -272,7 +276,7 @@ def match_result(game: Game, parts: Sequence[DealResults]) -> MatchResult:
 
 
 def head_to_head(
-    game: Game,
+    game: Game | AECGame | EnvSource,
     policies: Sequence[object],
     num_deals: int,
     *,
@@ -289,7 +293,10 @@ def head_to_head(
     and ``d``), so the result is the same to the chip whichever worker plays which deals.
 
     Args:
-        game: any game (hold'em, Kuhn, Leduc, ...).
+        game: any game (hold'em, Kuhn, Leduc, ...), or an AEC env factory (a callable or
+            ``"MODULE:FACTORY"``), played through the env's AEC loop
+            (``pokerzoo.evaluation.aec_matches``: players then answer
+            ``act_probabilities(observation, info)``).
         policies: state policies, agents (their ``policy()`` plays) or callables (see
             ``pokerzoo.policy.as_state_policy``).
         num_deals: number of deck orders; with ``duplicate`` each is played once per rotation
@@ -309,6 +316,13 @@ def head_to_head(
     Returns:
         The ``MatchResult`` with each policy's and each seat's winnings and 95% CIs.
     """
+    from pokerzoo.evaluation.aec_matches import aec_head_to_head, is_env_source
+
+    if is_env_source(game):
+        return aec_head_to_head(
+            cast(Any, game), policies, num_deals, seed=seed, rng=rng, duplicate=duplicate,
+            recorder=recorder, names=names, executor=executor)
+    game = cast(Game, game)
     n = game.num_players
     if isinstance(policies, str | bytes) or not isinstance(policies, Sequence):
         raise ConfigError(f"policies must be a sequence of {n} policies, got {policies!r}")

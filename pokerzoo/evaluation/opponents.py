@@ -111,9 +111,12 @@ def make_opponent(name: str, game: Game) -> StatePolicy:
     return spec.factory(game)
 
 
-def parse_opponents(spec: str | Sequence[str] | None) -> list[str]:
+def parse_opponents(
+    spec: str | Sequence[str] | None, known: Sequence[str] | None = None
+) -> list[str]:
     """``"random,always-call"`` (or a list; ``""``/``"none"``/``None``: no opponents) -> names,
-    checked against the table and without repeats."""
+    checked against the table (or against ``known``: e.g. the AEC env opponents of
+    ``pokerzoo.evaluation.aec_opponents``) and without repeats."""
     if spec is None:
         return []
     parts = spec.split(",") if isinstance(spec, str) else list(spec)
@@ -122,11 +125,11 @@ def parse_opponents(spec: str | Sequence[str] | None) -> list[str]:
     names = [p.strip() for p in parts if p.strip()]
     if names == ["none"]:
         return []
-    unknown = [n for n in names if n not in OPPONENTS]
+    table = sorted(known) if known is not None else opponent_names()
+    unknown = [n for n in names if n not in table]
     if unknown:
         raise ConfigError(
-            f"unknown opponents {unknown}; built-in opponents are {opponent_names()} "
-            "(or 'none')"
+            f"unknown opponents {unknown}; built-in opponents are {table} (or 'none')"
         )
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:

@@ -12,6 +12,11 @@ Cell ``[i, j]`` is entrant ``i``'s winnings against entrant ``j`` in milli-big-b
 results of the same hands, so in a zero-sum game the table is antisymmetric (``M = -M.T``, the
 CIs symmetric) by construction; ``max_asymmetry`` reports how far it is from that.
 
+``game`` may also be an AEC env factory (a callable or ``"MODULE:FACTORY"``): every pairing is
+then a duplicate match through the env's AEC loop (``pokerzoo.evaluation.aec_matches``: entrants
+answer ``act_probabilities(observation, info)``), in thousandths of the env's reward per hand,
+and entrants have no score.
+
 Each entrant is also scored on its own: exact exploitability on the tree, else a local best
 response (heads-up hold'em, ``lbr_deals > 0``), else not at all.
 
@@ -28,11 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.aec_matches import AECGame, EnvSource, aec_game, is_env_source
 from pokerzoo.evaluation.arguments import count_arg, seed_arg
 from pokerzoo.evaluation.exact import tabularize, to_milli_big_blinds
 from pokerzoo.evaluation.hand_history import active_recorder
@@ -230,7 +236,7 @@ def _shorten(name: str, limit: int) -> str:
 
 
 def score_entrants(
-    game: Game,
+    game: Game | AECGame,
     entrants: Sequence[Entrant],
     *,
     tree: GameTree | None = None,
@@ -244,7 +250,7 @@ def score_entrants(
     ``executor``'s workers); else ``None``."""
     if tree is not None:
         return [_exact_score(tree, tabularize(tree, e.policy)) for e in entrants]
-    if lbr_deals and game.game_type.lbr and game.num_players == 2:
+    if lbr_deals and isinstance(game, Game) and game.game_type.lbr and game.num_players == 2:
         from pokerzoo.evaluation.lbr import local_best_response
 
         root = np.random.SeedSequence(seed_arg(seed))
@@ -271,7 +277,7 @@ def _exact_score(tree: GameTree, table: TabularPolicy) -> Score:
 
 
 def run_tournament(
-    game: Game,
+    game: Game | AECGame | EnvSource,
     entrants: Sequence[Entrant],
     *,
     tree: GameTree | None = None,
@@ -285,7 +291,8 @@ def run_tournament(
     """Play every pairing of ``entrants`` on a two-player ``game`` and score each entrant.
 
     Args:
-        game: the game the matches are played on.
+        game: the game the matches are played on, or an AEC env factory (no tree, no
+            scores).
         entrants: the field; names must be unique.
         tree: the game's compiled tree (``pokerzoo.evaluation.evaluation_tree``) where it fits:
             pairings and scores are then exact.
@@ -302,6 +309,11 @@ def run_tournament(
         ConfigError: fewer than one entrant, repeated names, a game that is not heads-up, a
             tree of another game.
     """
+    if is_env_source(game):
+        if tree is not None:
+            raise ConfigError("an AEC env has no tree: pairings on it are sampled matches")
+        game = aec_game(cast(Any, game))
+    game = cast(Game | AECGame, game)
     entrants = list(entrants)
     if not entrants or not all(isinstance(e, Entrant) for e in entrants):
         raise ConfigError(f"a tournament needs a list of Entrant objects, got {entrants!r}")
@@ -355,7 +367,7 @@ def _exact_pairings(tree: GameTree, entrants: Sequence[Entrant]) -> np.ndarray:
 
 
 def _sampled_pairings(
-    game: Game,
+    game: Game | AECGame,
     entrants: Sequence[Entrant],
     num_deals: int,
     root: np.random.SeedSequence,
@@ -366,7 +378,8 @@ def _sampled_pairings(
     mean, ci = np.zeros((n, n)), np.zeros((n, n))
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     options = dict(match_options or {})
-    if executor is None or executor.workers == 1 or active_recorder() is not None or options:
+    if (executor is None or executor.workers == 1 or active_recorder() is not None or options
+            or isinstance(game, AECGame)):
         results = [
             head_to_head(
                 game, [entrants[i].policy, entrants[j].policy], num_deals,
