@@ -10,6 +10,10 @@ Examples:
     python evaluate.py runs/cfr_kuhn --strategy
     python evaluate.py runs/nfsp_holdem --strategy-chart chart.png --history call
     python evaluate.py runs/nfsp_holdem runs/nfsp_plt_holdem --hands 100000 --workers 2
+    python evaluate.py runs/nfsp_leduc_v4 --opponents random,first-legal,last-legal --plot c.png
+
+Runs trained with train.py --env MODULE:FACTORY are played in their env against the built-in
+AEC opponents (random, first-legal, last-legal) and, on a two-player env, against each other.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import sys
 from collections.abc import Sequence
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
 from pokerzoo.evaluation.exact import tabularize
 from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
 from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
@@ -41,6 +46,10 @@ from pokerzoo.runs.reports import (
 )
 from pokerzoo.runs.tournament import (
     builtin_entrants,
+    foreign_report,
+    format_foreign_report,
+    is_foreign_folder,
+    open_foreign_run,
     plot_tournament,
     run_entrants,
     tree_if_fits,
@@ -58,7 +67,9 @@ def parser() -> argparse.ArgumentParser:
                         "(hold'em; each deal is played twice, seats swapped)")
     p.add_argument("--opponents", default="random",
                    help="built-in opponents joining the tournament, comma-separated, or none: "
-                        + "; ".join(f"{s.name} ({s.doc})" for s in OPPONENTS.values()))
+                        + "; ".join(f"{s.name} ({s.doc})" for s in OPPONENTS.values())
+                        + "; on a train.py --env run: "
+                        + "; ".join(f"{n} ({doc})" for n, (_, doc) in AEC_OPPONENTS.items()))
     p.add_argument("--lbr-deals", type=count_arg("--lbr-deals", 0), default=25,
                    help="deals (2 hands each) of the local best response scoring each entrant "
                         "where the tree does not fit (heads-up hold'em; a network policy takes "
@@ -98,6 +109,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.executor = executor_from_flags(args.workers, args.ray_address)
+    if any(is_foreign_folder(folder) for folder in args.runs):
+        return evaluate_foreign(args)
     if args.hand_history is None:
         return evaluate(args)
     if args.executor is not None and args.executor.workers > 1:
@@ -182,6 +195,45 @@ def evaluate(args: argparse.Namespace) -> int:
                   f"{r['total_exploitability_mean_per_infoset_mbb']:.4g})")
     if args.forced:
         print(forced_table)
+    return 0
+
+
+def evaluate_foreign(args: argparse.Namespace) -> int:
+    """``train.py --env`` runs: each against the built-in AEC opponents, a tournament on a
+    two-player env, curves of ``vs_random_per_hand`` with ``--plot``."""
+    if not all(is_foreign_folder(folder) for folder in args.runs):
+        raise ConfigError("train.py --env runs play in their env: evaluate them apart from "
+                          "runs on a pokerzoo game")
+    refused = [flag for flag, on in (
+        ("--strategy", args.strategy), ("--strategy-chart", args.strategy_chart),
+        ("--total-exploitability", args.total_exploitability), ("--forced", args.forced),
+        ("--hand-history", args.hand_history)) if on]
+    if refused:
+        raise ConfigError(f"{', '.join(refused)} need a pokerzoo game; a train.py --env run "
+                          "takes --opponents, --hands, --seed, --plot, --heatmap, --json")
+    if args.executor is not None and args.executor.workers > 1:
+        raise ConfigError("train.py --env runs are evaluated in one process: use --workers 1")
+    runs = [open_foreign_run(folder) for folder in args.runs]
+    opponents = parse_opponents(args.opponents, known=list(AEC_OPPONENTS))
+    results, tournament = foreign_report(runs, opponents, args.hands, args.seed)
+    if args.plot:
+        path = plot_curves(runs, args.plot)
+        if not args.json:
+            print(f"curves written to {path}")
+    if args.heatmap and tournament is not None:
+        path = plot_tournament(tournament, args.heatmap)
+        if not args.json:
+            print(f"tournament heatmap written to {path}")
+    if args.json:
+        out: dict = dict(results)
+        if tournament is not None:
+            out["tournament"] = tournament.to_dict()
+        print(json.dumps(out, indent=2))
+        return 0
+    print(format_foreign_report(results))
+    if tournament is not None:
+        print(f"{tournament.format()}\n(an AEC env's payoffs are its rewards: mbb/g here reads "
+              "as thousandths of a reward per hand)")
     return 0
 
 

@@ -6,12 +6,15 @@ each env it needs (any AEC env with ``Discrete`` actions and an action mask: see
 folder is a run folder as ``train.py --game`` writes it (``config.json`` with the env spec as
 ``game``, ``metrics.csv``, ``checkpoint.pzc``, ``summary.json``) and a second command resumes it.
 There is no tree to score on: evaluation is head to head against uniform random in the env
-(``vs_random``), logged as ``vs_random_per_hand`` and ``vs_random_ci95``.
+(``vs_random``), logged as ``vs_random_per_hand`` and ``vs_random_ci95``; the summary adds
+``vs_opponents``, the final agent against the built-in ``first-legal`` and ``last-legal``
+opponents (``pokerzoo.evaluation.aec_opponents``). ``evaluate.py`` on the folder restores the
+agent through ``pokerzoo.load_agent`` (the checkpoint records the env factory as ``env``) and
+plays it against the built-in opponents and other runs of the env (``foreign_report``).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +25,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.aec_matches import aec_versus, load_env_factory
 from pokerzoo.runs.config import RunConfig, default_budget
 from pokerzoo.runs.folder import prepare_folder, write_json
 from pokerzoo.training.callbacks import CheckpointCallback, MetricCallback, MetricsLogger
@@ -33,23 +37,19 @@ FOREIGN_AGENTS = {"nfsp": "episodes", "nfsp-per": "episodes", "nfsp-plt": "episo
 
 
 def load_factory(spec: str) -> Callable[[], Any]:
-    """``"package.module:factory"`` -> the callable (``factory()`` builds an AEC env).
+    """``"package.module:factory"`` -> the callable (``factory()`` builds an AEC env); see
+    ``pokerzoo.evaluation.aec_matches.load_env_factory``.
 
     Raises:
         ConfigError: a malformed spec, a module that does not import, a missing name.
     """
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise ConfigError(f"--env expects MODULE:FACTORY (e.g. pettingzoo.classic."
-                          f"leduc_holdem_v4:env), got {spec!r}")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ConfigError(f"--env: cannot import {module_name!r} ({exc})") from None
-    factory = getattr(module, attr, None)
-    if not callable(factory):
-        raise ConfigError(f"--env: {module_name} has no callable {attr!r}")
-    return factory
+    return load_env_factory(spec)
+
+
+def is_env_spec(game: str) -> bool:
+    """Whether a run's ``game`` names an env factory (``MODULE:FACTORY``, a ``--env`` run)
+    rather than a pokerzoo game."""
+    return ":" in game
 
 
 def check_foreign_agent(name: str) -> str:
@@ -112,6 +112,21 @@ def vs_random(agent: Any, factory: Callable[[], Any], deals: int, seed: int) -> 
     return {"vs_random_per_hand": float(per_deal.mean()), "vs_random_ci95": float(ci)}
 
 
+SUMMARY_OPPONENTS = ("first-legal", "last-legal")
+"""Built-in opponents (``pokerzoo.evaluation.aec_opponents``) the final summary scores the
+agent against, beside ``vs_random``'s metric."""
+
+
+def vs_opponents(agent: Any, env: str, hands: int, seed: int) -> dict[str, dict[str, float]]:
+    """The agent against each of ``SUMMARY_OPPONENTS`` in every other seat (duplicate
+    seeds, all seats): mean reward per hand and its 95% half-width."""
+    results = {}
+    for name in SUMMARY_OPPONENTS:
+        r = aec_versus(env, agent, name, hands, seed)
+        results[name] = {"per_hand": r["per_hand"], "ci95": r["per_hand_ci95"]}
+    return results
+
+
 def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) ``config.agent`` on the env ``config.game`` names (``MODULE:FACTORY``);
     returns the summary also written to ``summary.json``."""
@@ -127,6 +142,9 @@ def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         units = default_budget(config.agent)
     factory = load_factory(config.game)
     agent = make_foreign_agent(config.agent, factory, config.seed, dict(config.agent_params))
+    # The checkpoint's header records how to rebuild the agent (pokerzoo.load_agent).
+    agent.build = {"agent": config.agent, "agent_params": dict(config.agent_params),
+                   "seed": config.seed, "env": config.game}
     out = Path(config.out)
     resumed = prepare_folder(out, config, agent)
     period = config.eval_every or max(1, (units or 20_000) // 20)
@@ -155,6 +173,7 @@ def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         "budget_units": units,
         **({"interrupted": True} if trainer.interrupted else {}),
         **trainer.metrics,
+        "vs_opponents": vs_opponents(agent, config.game, config.eval_hands, config.seed),
     }
     write_json(out / "summary.json", summary)
     return summary

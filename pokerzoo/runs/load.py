@@ -2,7 +2,8 @@
 
 Like Stable-Baselines3's ``PPO.load``: the checkpoint's header records how the agent was built
 (agent and its parameters, seed, game and its parameters, and the view of the game the agent
-was given), so loading needs nothing but the path. It is the one way the scripts and
+was given; for a ``train.py --env`` run, the env factory ``"MODULE:FACTORY"`` as ``env`` in
+place of the game), so loading needs nothing but the path. It is the one way the scripts and
 evaluators restore an agent. Loading runs no code (see ``pokerzoo.checkpoint``).
 
 >>> import tempfile, pathlib
@@ -32,6 +33,7 @@ from pokerzoo.games.base import Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.runs.config import SAMPLING_UNITS
 from pokerzoo.runs.folder import read_run_config
+from pokerzoo.runs.foreign import is_env_spec
 
 GAME_VIEWS = ("full", "agent", "interactive")
 """What an agent is given of its game: the game itself (``full``; also an unknown game's
@@ -39,6 +41,8 @@ oracle), an unknown-environment game's ``agent_view()`` (``agent``: the prior, n
 ``interaction_view()`` (``interactive``: it plays d*, counted, without seeing it)."""
 
 _BUILD_FIELDS = ("agent", "agent_params", "seed", "game", "game_params", "game_view")
+_ENV_BUILD_FIELDS = ("agent", "agent_params", "seed", "env")
+"""A build record on a foreign AEC env (``pokerzoo.runs.foreign``) names the env factory."""
 
 
 def game_view_name(agent: str, agent_params: dict[str, Any], game: Game) -> str:
@@ -64,6 +68,13 @@ def game_view(game: Game, view: str) -> Game:
 
 def build_agent(build: dict[str, Any]) -> Agent:
     """Build (untrained) the agent a build record describes."""
+    if build.get("env") is not None:
+        from pokerzoo.runs.foreign import load_factory, make_foreign_agent
+
+        agent = make_foreign_agent(build["agent"], load_factory(build["env"]), build["seed"],
+                                   dict(build["agent_params"] or {}))
+        agent.build = dict(build)
+        return agent
     game = load_game(build["game"], **(build["game_params"] or {}))
     learner = game_view(game, build["game_view"])
     agent = make_agent(build["agent"], learner, seed=build["seed"],
@@ -108,6 +119,8 @@ def _build_record(header: dict[str, Any], config: dict[str, Any] | None,
     checkpoints, and agents built on a view of a hidden model, need it for the game)."""
     recorded = header["meta"].get("build")
     build: dict[str, Any] = dict(recorded) if isinstance(recorded, dict) else {}
+    if (is_env_spec(config["game"]) if config is not None else build.get("env") is not None):
+        return _env_build_record(build, config, path)
     if config is not None:
         game = load_game(config["game"], **config.get("game_params", {}))
         params = config.get("agent_params", {})
@@ -148,6 +161,32 @@ def _build_record(header: dict[str, Any], config: dict[str, Any] | None,
     ):
         raise CheckpointError(f"{path}: its record's parameters are not key-value tables")
     return build
+
+
+def _env_build_record(build: dict[str, Any], config: dict[str, Any] | None,
+                      path: Path) -> dict[str, Any]:
+    """The build record of a ``train.py --env`` run: its folder's agent, parameters, seed and
+    env factory (a checkpoint's own record, where it has one, must agree), else the
+    checkpoint's record alone."""
+    if config is None:
+        missing = [k for k in _ENV_BUILD_FIELDS if build.get(k) is None and k != "agent_params"]
+        if missing:
+            raise CheckpointError(f"{path} does not record how to rebuild its agent (missing: "
+                                  f"{', '.join(missing)}); load its run folder")
+        return build
+    from_folder = {"agent": config["agent"], "agent_params": config.get("agent_params", {}),
+                   "seed": config.get("seed", 0), "env": config["game"]}
+    differ = [k for k in _ENV_BUILD_FIELDS
+              if build and _as_json(from_folder[k]) != _as_json(build.get(k))]
+    if differ:
+        raise CheckpointError(
+            f"{path} records {', '.join(f'{k}={build.get(k)!r}' for k in differ)} but its run "
+            f"folder's config.json says {', '.join(f'{k}={from_folder[k]!r}' for k in differ)}: "
+            "the run folder and checkpoint do not belong together"
+        )
+    if not isinstance(from_folder["agent_params"] or {}, dict):
+        raise CheckpointError(f"{path}: its record's parameters are not key-value tables")
+    return from_folder
 
 
 def _as_json(value: Any) -> Any:

@@ -53,6 +53,7 @@ CURVE_METRICS = {
     "exploitability": ("exploitability (chips per game)", True),
     "bb_per_100_vs_random": ("winnings against a random player (bb/100)", False),
     "lbr_mbb_per_game": ("LBR's winnings against the policy (mbb/g)", False),
+    "vs_random_per_hand": ("mean reward per hand against uniform random (AEC env)", False),
 }
 """Metrics ``plot_curves`` draws when none is named, in order of preference: the y label and
 whether the axis is logarithmic (exploitability is positive; winnings may not be)."""

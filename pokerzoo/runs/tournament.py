@@ -1,19 +1,25 @@
-"""Tournaments of saved runs for ``evaluate.py``: entrants from run folders, the heatmap PNG."""
+"""Tournaments of saved runs for ``evaluate.py``: entrants from run folders, the heatmap PNG,
+and the report of ``train.py --env`` runs (``foreign_report``: built-in AEC opponents and a
+tournament on the env)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.evaluation.aec_matches import aec_game, aec_versus
+from pokerzoo.evaluation.aec_opponents import make_aec_opponent
 from pokerzoo.evaluation.opponents import make_opponent
-from pokerzoo.evaluation.tournament import Entrant, Tournament
+from pokerzoo.evaluation.tournament import Entrant, Tournament, run_tournament
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import Game
 from pokerzoo.runs.config import MAX_TREE_NODES
-from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.folder import SavedRun, read_run_config
+from pokerzoo.runs.foreign import is_env_spec
 from pokerzoo.runs.load import load_agent
 from pokerzoo.tree.game_tree import GameTree
 
@@ -67,6 +73,80 @@ def builtin_entrants(names: Sequence[str], game: Game, taken: Sequence[str] = ()
         Entrant(f"builtin:{n}" if n in taken else n, make_opponent(n, game), "builtin")
         for n in names
     ]
+
+
+def is_foreign_folder(folder: str | Path) -> bool:
+    """Whether ``folder`` is a ``train.py --env`` run (its ``game`` is ``MODULE:FACTORY``);
+    ``False`` for a missing or unreadable folder (opening it as a run says what is wrong)."""
+    try:
+        return is_env_spec(str(read_run_config(folder)["game"]))
+    except (ConfigError, OSError):
+        return False
+
+
+def open_foreign_run(folder: str | Path) -> SavedRun:
+    """A ``train.py --env`` run folder as a ``SavedRun`` whose ``game`` is ``None`` (its env
+    is built from ``config["game"]`` when played)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"run folder {folder} does not exist")
+    return SavedRun(folder, read_run_config(folder), cast(Any, None))
+
+
+def foreign_report(
+    runs: Sequence[SavedRun], opponents: Sequence[str], hands: int, seed: int = 0
+) -> tuple[dict[str, dict[str, Any]], Tournament | None]:
+    """``train.py --env`` runs of one env, each restored by ``load_agent``, against the
+    built-in AEC opponents ``opponents`` (duplicate seeds, every seat) and, on a two-player
+    env, a tournament of the runs and those opponents (``hands`` per pairing).
+
+    Returns:
+        Per run label: its agent, env and ``vs`` (opponent -> mean reward per hand and its
+        95% half-width); and the tournament (``None`` with more than two players or a
+        field of one).
+
+    Raises:
+        ConfigError: runs of different envs.
+    """
+    envs = sorted({str(r.config["game"]) for r in runs})
+    if len(envs) != 1:
+        raise ConfigError(f"the runs trained on different envs {envs}: evaluate one env's "
+                          "runs together")
+    table = aec_game(envs[0])
+    entrants = run_entrants(runs)
+    labels = [e.name for e in entrants]
+    builtins = [Entrant(f"builtin:{n}" if n in labels else n, make_aec_opponent(n), "builtin")
+                for n in opponents]
+    results: dict[str, dict[str, Any]] = {
+        e.name: {"agent": e.info.get("agent"), "env": envs[0], "vs": {}} for e in entrants
+    }
+    tournament = None
+    field = entrants + builtins
+    if table.num_players == 2 and len(field) > 1:
+        tournament = run_tournament(table, field, num_deals=max(2, hands // 2), seed=seed)
+        for i, e in enumerate(entrants):
+            results[e.name]["vs"] = {
+                other: {"per_hand": float(tournament.mean_mbb[i, j]) / 1000.0,
+                        "ci95": float(tournament.ci_mbb[i, j]) / 1000.0}
+                for j, other in enumerate(tournament.names) if j != i
+            }
+    else:
+        for e in entrants:
+            for name, b in zip(opponents, builtins):
+                r = aec_versus(table, e.policy, name, hands, seed)
+                results[e.name]["vs"][b.name] = {"per_hand": r["per_hand"],
+                                                 "ci95": r["per_hand_ci95"]}
+    return results, tournament
+
+
+def format_foreign_report(results: dict[str, dict[str, Any]]) -> str:
+    """One line per run and opponent: mean reward per hand with its 95% half-width."""
+    lines = []
+    for label, r in results.items():
+        lines.append(f"{label} ({r['agent']}) on {r['env']}: mean reward per hand, all seats")
+        for other, v in r["vs"].items():
+            lines.append(f"  vs {other}: {v['per_hand']:+.3f} +- {v['ci95']:.3f}")
+    return "\n".join(lines)
 
 
 def tree_if_fits(game: Game) -> GameTree | None:

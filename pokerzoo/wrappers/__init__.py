@@ -4,7 +4,9 @@
   transitions for self-play learners;
 * ``SingleAgentEnv``: a Gymnasium env against fixed opponents (``action_masks()`` for
   MaskablePPO);
-* ``FlattenObservation``, ``BigBlindRewards``, ``parallel_view``: small AEC adapters.
+* ``FlattenObservation``, ``BigBlindRewards``, ``parallel_view``: small AEC adapters;
+* ``AECLearnerEnv``: any PettingZoo AEC env (``Discrete`` actions, a mask), ``N`` copies side
+  by side, as our agents' batched input (``pokerzoo.wrappers.aec_learner``).
 """
 
 from pokerzoo.wrappers.aec import (
@@ -14,11 +16,13 @@ from pokerzoo.wrappers.aec import (
     big_blind_of,
     parallel_view,
 )
+from pokerzoo.wrappers.aec_learner import AECLearnerEnv
 from pokerzoo.wrappers.opponents import as_opponent
 from pokerzoo.wrappers.single_agent import SingleAgentEnv
 from pokerzoo.wrappers.transitions import Transition, TransitionRecorder
 
 __all__ = [
+    "AECLearnerEnv",
     "BigBlindRewards",
     "FixedShapeInfos",
     "FlattenObservation",
