@@ -10,8 +10,9 @@ the ones that read nothing else:
 
 The two deterministic ones are fixed, fully exploitable strategies: an agent that learned
 anything should beat them, and, unlike ``random``, they expose an agent that only learned to
-beat noise (in PettingZoo's ``leduc_holdem_v4``, ``call, raise, fold, check``, the first legal
-action is call, the last fold or check; in ``tictactoe_v3`` they fill the board in order).
+beat noise. In PettingZoo's ``leduc_holdem_v4`` (actions ``call, raise, fold, check``)
+``first-legal`` calls a bet and raises otherwise (a maniac) and ``last-legal`` checks or folds;
+in ``tictactoe_v3`` they fill the board in order from either end.
 Poker-specific opponents (``always-call``) need a pokerzoo ``Game``: see
 ``pokerzoo.evaluation.opponents``.
 
