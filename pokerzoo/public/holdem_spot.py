@@ -11,7 +11,11 @@ the betting of each street (``bet_sizes.Betting``), a chance node after each str
 ends in a call or two checks (every card off the board, weight 1/45 on the turn and 1/44 on
 the river, see :mod:`pokerzoo.public.holdem_terminal`), fold and showdown terminals. After an
 all-in and call the remaining cards are dealt without betting. Suit isomorphism of chance
-cards is not used: every card is its own child.
+cards is used where the ranges allow it (``suit_isomorphism``, on by default): a card that a
+suit swap fixing the board and both ranges maps onto a lower card is not dealt as its own
+child; the lower card's child stands for it with each player's hands permuted (the tree's
+``iso_*`` arrays; exact while the strategies are symmetric under the swap, which they stay
+from a symmetric start because every update is symmetric too).
 
 Chips at the root: each player has put in half the starting pot (``contrib[0] = pot / 2``), so
 a value in the tree's convention plus ``pot / 2`` is the share of the pot a player ends with,
@@ -20,6 +24,7 @@ the "EV" solvers report.
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -40,6 +45,7 @@ from pokerzoo.public.holdem_terminal import (
 )
 from pokerzoo.public.ranges import (
     CLASS_NAMES,
+    COMBO_CARDS,
     COMBO_INDEX,
     class_grid,
     combo_name,
@@ -95,6 +101,9 @@ class HoldemSpot:
     force_allin_threshold: float = 0.0
     merging_threshold: float = 0.0
     raise_cap: int | None = None
+    suit_isomorphism: bool = True
+    """Deal only one card of each set of cards that a suit swap fixing the board and both
+    ranges maps onto each other; the others reuse its subtree with the hands permuted."""
     _parsed: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -128,6 +137,9 @@ class HoldemSpot:
         for name in ("turn_donk", "river_donk"):
             text = getattr(self, name)
             donks.append(None if text is None else parse_sizes(text, False))
+        if not isinstance(self.suit_isomorphism, bool):
+            raise ConfigError(f"suit_isomorphism must be true or false, got "
+                              f"{self.suit_isomorphism!r}")
         options = TreeOptions(self.add_allin_threshold, self.force_allin_threshold,
                               self.merging_threshold, self.raise_cap)
         self._parsed.update(board=tuple(board), weights=tuple(weights), sizes=tuple(sizes),
@@ -193,6 +205,18 @@ class HoldemSpot:
         return cls.from_dict(data.get("spot", data))
 
 
+def _suit_maps() -> list[np.ndarray]:
+    """The 23 suit permutations other than the identity, as card maps ``[52]``."""
+    out = []
+    for perm in itertools.permutations(range(4)):
+        if perm != (0, 1, 2, 3):
+            out.append(np.array([4 * (c // 4) + perm[c % 4] for c in range(52)], dtype=np.int64))
+    return out
+
+
+_SUIT_MAPS = _suit_maps()
+
+
 @dataclass
 class _Walk:
     spot: HoldemSpot
@@ -200,6 +224,53 @@ class _Walk:
     terminals: HoldemTerminals
     max_nodes: int
     count: int = 0
+    builder_hands: tuple[np.ndarray, np.ndarray] = (np.zeros((0, 2), dtype=np.int64),) * 2
+    _deals: dict[tuple[int, ...], list[tuple[int, list[Any]]]] = field(default_factory=dict)
+
+    def deals(self, board: tuple[int, ...]) -> list[tuple[int, list[Any]]]:
+        """The cards a chance node on ``board`` deals as children, each with the isomorphic
+        cards it stands for: ``(card, [(other card, hand permutation 0, 1), ...])``."""
+        key = tuple(sorted(board))
+        cached = self._deals.get(key)
+        if cached is not None:
+            return cached
+        deck = [c for c in range(52) if c not in board]
+        maps = []
+        if self.spot.suit_isomorphism:
+            board_set = set(board)
+            for m in _SUIT_MAPS:
+                if {int(m[c]) for c in board} != board_set:
+                    continue
+                combo_map = COMBO_INDEX[m[COMBO_CARDS[:, 0]], m[COMBO_CARDS[:, 1]]]
+                if all(np.array_equal(self.spot.weights(p)[combo_map], self.spot.weights(p))
+                       for p in range(2)):
+                    maps.append(m)
+        canon: dict[int, tuple[int, np.ndarray | None]] = {}
+        for c in deck:
+            best, via = c, None
+            for m in maps:  # the maps form a group: the orbit of c is {m[c]}
+                if int(m[c]) < best:
+                    best, via = int(m[c]), m
+            canon[c] = (best, via)
+        hand_index = []
+        for p in range(2):
+            index = np.full(1326, -1, dtype=np.int64)
+            h = self.builder_hands[p]
+            index[COMBO_INDEX[h[:, 0], h[:, 1]]] = np.arange(h.shape[0])
+            hand_index.append(index)
+        out: dict[int, list[Any]] = {c: [] for c in deck if canon[c][0] == c}
+        for c in deck:
+            target, m = canon[c]
+            if m is None:
+                continue
+            perms = []
+            for p in range(2):
+                h = self.builder_hands[p]
+                perms.append(hand_index[p][COMBO_INDEX[m[h[:, 0]], m[h[:, 1]]]])
+            out[target].append((c, perms[0], perms[1]))
+        result = sorted(out.items())
+        self._deals[key] = result
+        return result
 
     def _tick(self) -> None:
         self.count += 1
@@ -216,12 +287,12 @@ class _Walk:
         return contrib[0] + contrib[1], contrib
 
     def street(self, parent: int, label: str, card: int, weight: float, state: Betting,
-               board: tuple[int, ...]) -> None:
+               board: tuple[int, ...], iso: Sequence[Any] = ()) -> None:
         """A decision node and, below it, the rest of its street."""
         self._tick()
         pot, contrib = self._amounts(state)
         node = self.builder.add_decision(parent, label, state.actor, pot, contrib, board,
-                                         card=card, weight=weight)
+                                         card=card, weight=weight, isomorphic=iso)
         for action in state.actions(self.spot.options):
             after = state.after(action)
             if after.closed:
@@ -230,7 +301,7 @@ class _Walk:
                 self.street(node, action.label, -1, 1.0, after, board)
 
     def end(self, parent: int, label: str, card: int, weight: float, state: Betting,
-            board: tuple[int, ...], folder: int) -> None:
+            board: tuple[int, ...], folder: int, iso: Sequence[Any] = ()) -> None:
         """A closed street: fold, showdown, or a chance node dealing the next card."""
         self._tick()
         pot, contrib = self._amounts(state)
@@ -241,25 +312,25 @@ class _Walk:
             return
         if len(board) == 5:
             b.add_terminal(parent, label, SHOWDOWN, pot, contrib, board,
-                           data=self.terminals.showdown_board(board), card=card, weight=weight)
+                           data=self.terminals.showdown_board(board), card=card, weight=weight,
+                           isomorphic=iso)
             return
-        node = b.add_chance(parent, label, pot, contrib, board, card=card, weight=weight)
+        node = b.add_chance(parent, label, pot, contrib, board, card=card, weight=weight,
+                            isomorphic=iso)
         w = chance_weight(len(board))
         street = len(board) - 2  # the street being dealt: 1 turn, 2 river
         parsed = self.spot._parsed
-        for c in range(52):
-            if c in board:
-                continue
+        for c, iso in self.deals(board):
             nb = board + (c,)
             if state.all_in():
-                self.end(node, card_to_string(c), c, w, state, nb, folder)
+                self.end(node, card_to_string(c), c, w, state, nb, folder, iso)
             else:
                 nxt = Betting.start(
                     self.spot.starting_pot, self.spot.effective_stack, street,
                     parsed["sizes"][street], parsed["donk"][street], state.contrib,
                     state.oop_called,
                 )
-                self.street(node, card_to_string(c), c, w, nxt, nb)
+                self.street(node, card_to_string(c), c, w, nxt, nb, iso)
 
 
 def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> PublicTree:
@@ -278,6 +349,7 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
                                 starting_pot=float(spot.starting_pot), hand_names=names)
     terminals = HoldemTerminals((hands[0], hands[1]))
     walk = _Walk(spot, builder, terminals, max_nodes)
+    walk.builder_hands = (hands[0], hands[1])
     parsed = spot._parsed
     street = spot.street
     start = Betting.start(spot.starting_pot, spot.effective_stack, street,

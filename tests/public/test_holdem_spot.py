@@ -18,6 +18,7 @@ from pokerzoo.public.holdem_spot import (
     spot_equity,
 )
 from pokerzoo.public.holdem_terminal import holdem_terminal_kernel
+from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 
 OOP = "AA,KK,QQ,AKs,T9s,87s:0.5"
@@ -269,3 +270,28 @@ def test_solve_py_spot_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         main([str(spot), "--line", "raise 5", "--quiet", "--iterations", "1"])
     with pytest.raises(ConfigError, match="need a spot"):
         main(["--game", "kuhn_poker", "--chart", str(tmp_path)])
+
+
+def test_suit_isomorphism_gives_the_full_trees_values() -> None:
+    """On QsJh2h with suit-symmetric ranges, clubs and diamonds are interchangeable: the
+    isomorphic tree is smaller and gives the full tree's values and best responses (exactly
+    while float rounding keeps the full tree's strategies symmetric: the first iterations)."""
+    kw: dict[str, object] = dict(
+        board="QsJh2h", starting_pot=100, effective_stack=100, oop_range="AA,AK,T9s",
+        ip_range="JJ,AQs,65s", flop_sizes=("50%", "a"), turn_sizes=("a", ""),
+        river_sizes=("a", ""))
+    full = PublicSolver(build_spot_tree(HoldemSpot(**kw, suit_isomorphism=False)))  # type: ignore[arg-type]
+    iso = PublicSolver(build_spot_tree(HoldemSpot(**kw)))  # type: ignore[arg-type]
+    assert iso.tree.num_nodes < 0.7 * full.tree.num_nodes
+    chance = int(np.flatnonzero(iso.tree.kind == CHANCE)[0])
+    assert len(iso.tree.children(chance)) == 49 - 13  # each diamond stands in for its club
+    for solver in (full, iso):
+        solver.iterate(2)
+    assert iso.game_value()[0] == pytest.approx(full.game_value()[0], abs=1e-9)
+    np.testing.assert_allclose(iso.best_response_values(), full.best_response_values(),
+                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(iso.strategy(0), full.strategy(0), rtol=0, atol=1e-12)
+    asymmetric = HoldemSpot(**{**kw, "oop_range": "AA,AcKc"})  # type: ignore[arg-type]
+    tree = build_spot_tree(asymmetric)
+    chance = int(np.flatnonzero(tree.kind == CHANCE)[0])
+    assert len(tree.children(chance)) == 49  # AcKc breaks the clubs/diamonds symmetry
