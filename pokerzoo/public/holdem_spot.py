@@ -260,13 +260,13 @@ class _Walk:
             hand_index.append(index)
         out: dict[int, list[Any]] = {c: [] for c in deck if canon[c][0] == c}
         for c in deck:
-            target, m = canon[c]
-            if m is None:
+            target, via = canon[c]
+            if via is None:
                 continue
             perms = []
             for p in range(2):
                 h = self.builder_hands[p]
-                perms.append(hand_index[p][COMBO_INDEX[m[h[:, 0]], m[h[:, 1]]]])
+                perms.append(hand_index[p][COMBO_INDEX[via[h[:, 0]], via[h[:, 1]]]])
             out[target].append((c, perms[0], perms[1]))
         result = sorted(out.items())
         self._deals[key] = result
