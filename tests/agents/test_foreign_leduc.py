@@ -103,6 +103,7 @@ def test_nfsp_plt_on_pettingzoo_leduc_reaches_our_leducs_band(trained):
     assert foreign < 1.5 * ours and ours < 1.5 * foreign + 0.5, (ours, foreign)
 
 
+@pytest.mark.slow
 def test_external_sampling_mccfr_on_pettingzoo_leduc_lowers_exploitability():
     solver = AECExternalMCCFR(pz_leduc.env, seed=0)
     assert solver.copies == "replay"  # PettingZoo's deep copies are fresh envs
@@ -125,6 +126,7 @@ def test_copies_and_replays_walk_the_same_tree():
     np.testing.assert_array_equal(a["tables"], b["tables"])
 
 
+@pytest.mark.slow
 def test_outcome_sampling_mccfr_on_pettingzoo_leduc_lowers_exploitability():
     solver = AECOutcomeMCCFR(pz_leduc.env, seed=0)  # one hand per traversal: no copies
     uniform = exploitability(TREE, uniform_policy_array(TREE))

@@ -52,6 +52,7 @@ def vs_random(agent: AECNFSP, make, hands: int, seed: int = 0) -> float:
     return total / hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("module", "games"), [("tictactoe_v3", 2000), ("connect_four_v3", 1000)])
 def test_nfsp_beats_random_on_board_games(module, games):
     make = importlib.import_module(f"pettingzoo.classic.{module}").env
