@@ -4,10 +4,11 @@ Writes ``bench/results/subgame.md``: the flop spot's root equity, EVs and OOP's 
 the time (solve only, exploitability checks excluded, and wall clock with them) and the peak
 memory to 0.5 / 0.3 / 0.1% of the pot, beside the anchors of ../shared/ANCHORS.md; then the same
 ranges and sizes as a turn spot and a river spot solved to 0.1%. The flop solve stops at 0.1%
-or after ``--flop-seconds`` (what it reached is reported as such). One thread: the compiled
-sweep runs on one core.
+or after ``--flop-seconds`` (what it reached is reported as such). ``--threads N`` sweeps the
+subtrees below the first chance cards on N threads; ``--no-isomorphism`` deals every card as
+its own subtree.
 
-    python bench/bench_subgame.py [--flop-seconds 900] [--out bench/results/subgame.md]
+    python bench/bench_subgame.py [--flop-seconds 900] [--threads 2] [--out FILE]
 """
 
 from __future__ import annotations
