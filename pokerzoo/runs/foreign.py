@@ -32,7 +32,7 @@ from pokerzoo.training.callbacks import CheckpointCallback, MetricCallback, Metr
 from pokerzoo.training.loop import Budget, Trainer
 
 FOREIGN_AGENTS = {"nfsp": "episodes", "nfsp-per": "episodes", "nfsp-plt": "episodes",
-                  "mccfr-es": "iterations", "mccfr-os": "iterations"}
+                  "mccfr-es": "iterations", "mccfr-os": "iterations", "deep-cfr": "iterations"}
 """Agents ``--env`` trains, with their units."""
 
 
@@ -73,6 +73,12 @@ def make_foreign_agent(
         from pokerzoo.agents.cfr.aec_outcome import AECOutcomeMCCFR
 
         return AECOutcomeMCCFR(factory, seed=seed, **params)
+    if name == "deep-cfr":
+        # Needs a copyable env whose observation layout is declared (pokerzoo's envs do);
+        # AECDeepCFR refuses others naming the requirement.
+        from pokerzoo.agents.cfr.aec_deep_cfr import AECDeepCFR
+
+        return AECDeepCFR(factory, seed=seed, **params)
     from pokerzoo.agents.nfsp.aec import make_aec_preset
 
     return make_aec_preset(name, factory, seed=seed, **params)
