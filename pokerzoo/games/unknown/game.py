@@ -102,7 +102,7 @@ from pokerzoo.games.base import (
 from pokerzoo.games.leduc import LEDUC_VARIANTS
 from pokerzoo.games.registry import load_game, register_game
 from pokerzoo.games.unknown.model import EnvironmentModel, ModelStructure
-from pokerzoo.games.unknown.priors import Prior, make_prior
+from pokerzoo.games.unknown.priors import REWARD_PRIORS, Prior, fixed_rewards, make_prior
 from pokerzoo.games.unknown.sampler import EnvironmentSampler, InteractionCounter
 
 # ---------------------------------------------------------------------------------------------
@@ -134,8 +134,17 @@ class UnknownConfig(GameConfig):
     d*). A small seed is enumerable: a learner that knows the prior can try every small seed
     and keep the d* that best explains the hands it saw, so experiments meant to hide d* leave
     it out or give a large one."""
+    reward_prior: str = "bernoulli"
+    """How d*'s rewards are read (``pokerzoo.games.unknown.priors.REWARD_PRIORS``):
+    ``"bernoulli"`` (each visit pays a fresh draw from the terminal's reward distribution) or
+    ``"fixed"`` (each terminal pays one outcome, drawn once from that distribution, on every
+    visit). Agents' posteriors are told the prior, not this: they assume ``"bernoulli"``."""
 
     def __post_init__(self) -> None:
+        if self.reward_prior not in REWARD_PRIORS:
+            raise ConfigError(
+                f"reward_prior must be one of {list(REWARD_PRIORS)}, got {self.reward_prior!r}"
+            )
         seed = secrets.randbits(SEED_BITS) if self.seed is None else self.seed
         object.__setattr__(self, "seed", check_int("seed", seed, 0))
         object.__setattr__(self, "prior", make_prior(self.prior))
@@ -158,7 +167,12 @@ class UnknownConfig(GameConfig):
 
     def to_dict(self) -> dict[str, Any]:
         base = dict(self.base) if isinstance(self.base, tuple) else self.base
-        return {"base": base, "prior": self.prior, "seed": self.seed}
+        out = {"base": base, "prior": self.prior, "seed": self.seed}
+        # The default is left out so games (and run folders) made before the option keep
+        # their params; fixed rewards are a different game and say so.
+        if self.reward_prior != "bernoulli":
+            out["reward_prior"] = self.reward_prior
+        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,7 +439,7 @@ class UnknownPokerGame(UnknownGameBase):
         self.base_game = load_game(self.base_name, **self._base_params())
         self.structure = ModelStructure.of(self.base_game)
         self.prior: Prior = self.config.prior  # type: ignore[assignment]
-        self._model = self.prior.sample(self.structure, np.random.default_rng(self.config.seed))
+        self._model = self._draw_model(np.random.default_rng(self.config.seed))
         self._freeze()
         if model_fingerprint is not None:
             if not isinstance(model_fingerprint, str):
@@ -486,7 +500,15 @@ class UnknownPokerGame(UnknownGameBase):
             raise ConfigError(
                 f"rng must be a numpy.random.Generator, got {type(rng).__name__}"
             )
-        return self._replace(_model=self.prior.sample(self.structure, rng))
+        return self._replace(_model=self._draw_model(rng))
+
+    def _draw_model(self, rng: np.random.Generator) -> EnvironmentModel:
+        # Fixed rewards draw after the Bernoulli model, so a seed's chance model is the same
+        # under both readings and the Bernoulli draw is what it always was.
+        model = self.prior.sample(self.structure, rng)
+        if self.config.reward_prior == "fixed":
+            model = fixed_rewards(model, rng)
+        return model
 
     def agent_view(
         self, model: EnvironmentModel | None = None, source: str | None = None

@@ -10,6 +10,13 @@
 
 Both are frozen dataclasses (hashable, so they can sit in a game's config); ``make_prior`` turns a
 name, a dict (``{"name": "psrlcfr", "concentration": 0.5}``) or a prior into a prior.
+
+Two readings of the rewards (``REWARD_PRIORS``, the unknown games' ``reward_prior``):
+``"bernoulli"`` draws a reward distribution per terminal as above (each visit pays a fresh
+draw from it); ``"fixed"`` then draws one outcome per terminal from that distribution and pays
+it on every visit (``fixed_rewards``: a point mass, revealed by one visit). With the PSRLCFR
+defaults a fixed terminal pays -1 or +1 with probability 1/2 each, the reading of VCFR's "the
+reward r is initialized randomly from {-1, 1}".
 """
 
 from __future__ import annotations
@@ -127,6 +134,20 @@ class PokerPayoffsPrior(Prior):
 
     def reward_alpha(self, structure: ModelStructure) -> np.ndarray:
         return np.ones((structure.num_terminals, 1))
+
+
+REWARD_PRIORS = ("bernoulli", "fixed")
+"""The readings of the rewards a game can be drawn under (see the module doc)."""
+
+
+def fixed_rewards(model: EnvironmentModel, rng: np.random.Generator) -> EnvironmentModel:
+    """``model`` with each terminal's reward distribution replaced by a point mass on one
+    outcome drawn from it with ``rng`` (same support, so posteriors keep their shape)."""
+    structure = model.structure
+    outcomes = model.sample_reward_outcomes(np.arange(structure.num_terminals), rng)
+    point = np.zeros_like(model.reward_probs)
+    point[np.arange(structure.num_terminals), outcomes] = 1.0
+    return EnvironmentModel(structure, model.chance_probs, model.reward_values, point)
 
 
 PRIORS: dict[str, type[Prior]] = {p.name: p for p in (PSRLCFRPrior, PokerPayoffsPrior)}
