@@ -66,6 +66,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--episodes", type=int,
                    help="budget in episodes (self-play learners; default {:,})".format(
                        DEFAULT_UNITS["episodes"]))
+    p.add_argument("--rounds", type=int,
+                   help="budget in rounds of the unknown-environment agents (Algorithm 1: "
+                        "a round of learning, then its hands; spent as rounds x "
+                        "episodes_per_round episodes)")
     p.add_argument("--seconds", type=float,
                    help="wall-clock budget for this invocation, final evaluation included\n"
                         "(alone: no units budget; with --iterations/--episodes: whichever ends "
@@ -101,12 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.env is not None and args.game is not None:
         raise ConfigError("give --game or --env, not both")
+    if args.env is not None and args.rounds is not None:
+        raise ConfigError("--env agents play no rounds; give --episodes")
     flags = {
         "agent": args.agent or ("nfsp-plt" if args.env and not args.config else None),
         "game": args.env or args.game,
         "seed": args.seed,
         "iterations": args.iterations,
         "episodes": args.episodes,
+        "rounds": args.rounds,
         "seconds": args.seconds,
         "eval_every": args.eval_every,
         "checkpoint_every": args.checkpoint_every,

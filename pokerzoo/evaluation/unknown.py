@@ -11,6 +11,9 @@ explicit entry point for whoever *measures* them:
   (the VCFR and PSRLCFR papers report NashConv in d*);
 * ``nash_conv_in_model`` / ``exploitability_in_model``: a policy measured on the tree of a
   given model (chance probabilities and *expected* rewards); with no model, in d*;
+* ``run_measures``: what a run of an agent that learns by playing ends with: NashConv in d* of
+  its output, of the converged solution of its posterior mean ("re-solved": the quality of its
+  data), of its output in its own posterior mean, and the distinct terminals it observed;
 * ``InteractionRunner``: plays *interaction episodes* in the true environment with given
   interaction policies and feeds a posterior, so every agent and baseline counts interactions
   the same way (one episode = one hand = one interaction). Its default backend samples whole
@@ -32,11 +35,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
+from pokerzoo.components.posterior import Posterior
 from pokerzoo.errors import ConfigError, HiddenModelError
 from pokerzoo.evaluation.exact import exploitability, nash_conv, policy_array, uniform_policy_array
 from pokerzoo.games.base import Game, GameType
@@ -157,6 +161,95 @@ def exploitability_in_model(
 ) -> float:
     """Exploitability (NashConv / players) of ``policy`` in ``model`` (``None``: in d*)."""
     return exploitability(model_tree(game, model), policy)
+
+
+# ---------------------------------------------------------------------------------------------
+# The measures of a run
+# ---------------------------------------------------------------------------------------------
+
+RESOLVE_NASH_CONV = 1e-4
+"""NashConv (chips, in the posterior mean) a re-solve stops at: far below the differences the
+papers report (0.01 and up), so the re-solved number is the data's, not the solver's."""
+RESOLVE_MAX_ITERATIONS = 100_000
+"""Iterations a re-solve may take before it stops short of ``RESOLVE_NASH_CONV`` (reported)."""
+
+
+class IterativeSolver(Protocol):
+    """What a re-solve needs of a solver (``CFRPlus(view, tree=tree)`` is one)."""
+
+    def iterate(self, n: int = 1) -> None: ...
+
+    def average_policy(self) -> Any: ...
+
+
+def terminals_observed(posterior: Posterior) -> int:
+    """How many distinct terminals paid at least one observed hand."""
+    return int(np.count_nonzero(posterior.reward_counts.sum(axis=1)))
+
+
+def resolve(
+    make_solver: Callable[[Game, GameTree], IterativeSolver],
+    view: Game,
+    tree: GameTree,
+    tolerance: float = RESOLVE_NASH_CONV,
+    max_iterations: int = RESOLVE_MAX_ITERATIONS,
+) -> tuple[Any, float, int]:
+    """Solve ``tree`` (the compiled tree of ``view``'s model) until the average policy's
+    NashConv there is at most ``tolerance`` or ``max_iterations`` ran.
+
+    Returns:
+        ``(average policy, its NashConv on tree, iterations)``.
+    """
+    solver = make_solver(view, tree)
+    done, chunk = 0, 64
+    gap = nash_conv(tree, solver.average_policy())
+    while gap > tolerance and done < max_iterations:
+        step = min(chunk, max_iterations - done)
+        solver.iterate(step)
+        done += step
+        chunk = min(2 * chunk, 4096)  # checks cost a best response: fewer as it converges
+        gap = nash_conv(tree, solver.average_policy())
+    return solver.average_policy(), gap, done
+
+
+def run_measures(
+    game: Game,
+    policy: object,
+    posterior: Posterior,
+    make_solver: Callable[[Game, GameTree], IterativeSolver],
+    true_tree: GameTree | None = None,
+    tolerance: float = RESOLVE_NASH_CONV,
+) -> dict[str, float | int]:
+    """The end-of-run measures of an agent that learned ``game`` by playing it.
+
+    Args:
+        game: the environment game (its d* is read here, on the evaluator's side).
+        policy: the agent's output policy.
+        posterior: the agent's posterior (its mean is the model re-solved).
+        make_solver: ``make_solver(view, tree)``, a solver of the view's model on its tree
+            (the runs pass ``CFRPlus``: the paper's solver, run to ``tolerance``).
+        true_tree: the compiled tree of d*, if already built.
+        tolerance: the re-solve's NashConv target in the posterior mean.
+
+    Returns:
+        ``nash_conv_output`` (the output in d*), ``nash_conv_resolved`` (the converged
+        solution of the posterior mean, in d*), ``nash_conv_in_own_mean`` (the output in its
+        posterior mean), ``terminals_observed``, and the re-solve's own ``resolve_nash_conv``
+        (in the posterior mean) and ``resolve_iterations``.
+    """
+    environment = environment_of(game)
+    true_tree = true_tree if true_tree is not None else true_model_tree(environment)
+    view = posterior.mean_view(environment)
+    mean_tree = build(view)
+    resolved, gap, iterations = resolve(make_solver, view, mean_tree, tolerance)
+    return {
+        "nash_conv_output": nash_conv(true_tree, policy),
+        "nash_conv_resolved": nash_conv(true_tree, resolved),
+        "nash_conv_in_own_mean": nash_conv(mean_tree, policy),
+        "terminals_observed": terminals_observed(posterior),
+        "resolve_nash_conv": gap,
+        "resolve_iterations": iterations,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

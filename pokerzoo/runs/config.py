@@ -33,6 +33,10 @@ class RunConfig:
     """Budget in iterations (solvers)."""
     episodes: int | None = None
     """Budget in episodes (self-play learners)."""
+    rounds: int | None = None
+    """Budget in rounds of the unknown-environment agents (Algorithm 1's rounds: a round of
+    learning, then ``episodes_per_round`` hands); spent as ``rounds * episodes_per_round``
+    episodes. Agents without rounds refuse it."""
     seconds: float | None = None
     """Wall-clock budget for this invocation."""
     eval_every: int | None = None
@@ -57,7 +61,7 @@ class RunConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an integer, got {self.seed!r}")
-        for name in ("iterations", "episodes", "eval_every", "checkpoint_every",
+        for name in ("iterations", "episodes", "rounds", "eval_every", "checkpoint_every",
                      "eval_lbr_deals"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 0):
@@ -84,6 +88,14 @@ class RunConfig:
     def budget_units(self, units_name: str) -> int | None:
         """The units budget for an agent counting ``units_name``; errors on a wrong flag."""
         given = {"iterations": self.iterations, "episodes": self.episodes}
+        if self.rounds is not None:
+            if self.episodes is not None:
+                raise ConfigError("give --episodes or --rounds, not both")
+            if units_name != "episodes":
+                raise ConfigError(
+                    f"agent {self.agent!r} counts {units_name}, not rounds; --rounds applies "
+                    "to the unknown-environment agents (see train.py --list)"
+                )
         wrong = [k for k, v in given.items() if v is not None and k != _flag_for(units_name)]
         if wrong:
             raise ConfigError(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.cfr.full_width import CFRPlus
 from pokerzoo.agents.registry import (
     agent_spec,
     distributed_agents,
@@ -19,9 +20,10 @@ from pokerzoo.agents.registry import (
     registered_agents,
 )
 from pokerzoo.checkpoint import CHECKPOINT_FILE
+from pokerzoo.components.posterior import Posterior
 from pokerzoo.errors import TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
-from pokerzoo.evaluation.unknown import evaluation_tree
+from pokerzoo.evaluation.unknown import evaluation_tree, run_measures
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.games.registry import load_game
 from pokerzoo.games.unknown import AgentGameView
@@ -77,9 +79,11 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
             "use 0 (the default) for other games"
         )
     units = config.budget_units(spec.units)
-    if units is None and config.seconds is None:
+    if config.rounds is not None and not spec.unknown_only:
+        raise ConfigError(f"agent {config.agent!r} plays no rounds; --rounds applies to the "
+                          "unknown-environment agents (see train.py --list)")
+    if units is None and config.seconds is None and config.rounds is None:
         units = default_budget(config.agent)
-    budget = Budget(units=units, seconds=config.seconds)
     out = Path(config.out)
     # Learners get no hidden model: an unknown game's agent view, unless asked for the oracle.
     # Sample-based learners get an interaction view: they play d* (sampled, counted), solvers
@@ -88,6 +92,9 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     learner = game_view(game, view)
     executor = _executor(config)
     agent = _make_agent(config, learner, spec.units, executor)
+    if config.rounds is not None:
+        units = config.rounds * _episodes_per_round(agent)
+    budget = Budget(units=units, seconds=config.seconds)
     # The checkpoint's header records the game behind the view, so load_agent rebuilds it.
     if agent.build is not None:
         agent.build.update(game=config.game, game_params=game.params(), game_view=view)
@@ -134,6 +141,8 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         # A budget the folder had already spent trains nothing: the summary says what it held.
         "held_before": held,
         "budget_units": units,
+        **({"budget_rounds": config.rounds, "rounds_done": getattr(agent, "rounds", None)}
+           if config.rounds is not None else {}),
         **({"interrupted": True} if trainer.interrupted else {}),
         **({"workers": executor.workers, "distributed": executor.stats.summary()}
            if executor is not None else {}),
@@ -141,8 +150,21 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     }
     if tree is not None and not trainer.interrupted:  # what evaluate.py scores
         tabularize(tree, agent.policy()).save(out / "policy.npz")
+        posterior = getattr(agent, "posterior", None)
+        if game.game_type.hidden_model and isinstance(posterior, Posterior):
+            # Learners of an unknown game: their output, their data (the posterior mean
+            # re-solved by CFR+) and their own view of the output, all at the end.
+            summary.update(run_measures(game, agent.policy(), posterior, CFRPlus, tree))
     write_json(out / "summary.json", summary)
     return summary
+
+
+def _episodes_per_round(agent: Agent) -> int:
+    """Hands per round of an unknown-environment agent (``--rounds`` counts its rounds)."""
+    per = getattr(agent, "episodes_per_round", None)
+    if not isinstance(per, int):
+        raise ConfigError(f"agent {agent.name!r} plays no rounds; give --episodes")
+    return per
 
 
 def tree_free_agents() -> list[str]:
