@@ -12,6 +12,14 @@ networks are exact: the same traversal kernel and budget, the argmax of each inf
 set's mean sampled utilities, the exact per-visit average of those best decisions (the floor
 that sampling alone leaves).
 
+The paper's own quantity is printed beside it (the author's Kuhn scripts plot it as
+"exploitability"; issue 28): P1's sampled traversal value, the traverser's value at its first
+decision of an external-sampling traversal under the current profile, here from
+``--probe-traversals`` extra traversals of player 0 after each point (a separate generator, so
+the run itself is unchanged), as the mean of the last block of 100 and as |running mean over
+every block so far - (-1/18)|, the distance to Kuhn's game value that such a curve can show.
+Neither is a best response: a profile can sit at P1's value and be exploitable.
+
     python bench/deep_gxfp_kuhn.py --iterations 50 --every 5 --seeds 0 1 2
     python bench/deep_gxfp_kuhn.py --param 'utility_targets="samples"' \
         --param 'strategy_targets="samples"'   # the mini-batch fits before issue 15's fix
@@ -30,6 +38,7 @@ from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
 from pokerzoo.agents.deep.traversal import tree_utility_samples
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.evaluation import exploitability
+from pokerzoo.evaluation.exact import policy_array
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels.arrays import tree_arrays
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -61,6 +70,22 @@ def sampled_gxfp(tree: GameTree, traversals: int, points: list[int], seed: int) 
     return out
 
 
+KUHN_P1_VALUE = -1.0 / 18.0
+"""Player 1's (the first to act) value of standard Kuhn poker."""
+BLOCK = 100
+"""Traversals per block of the paper's quantity."""
+
+
+def p1_traversal_values(tree: GameTree, sigma: np.ndarray, traversals: int,
+                        rng: np.random.Generator) -> np.ndarray:
+    """P1's sampled value of each of ``traversals`` traversals of player 0 under ``sigma``:
+    at its first decision (one per traversal in Kuhn) the sampled action utilities weighted
+    by ``sigma`` there."""
+    iset, utility = tree_utility_samples(tree_arrays(tree), sigma, 0, traversals, rng)
+    first = np.array([not key[2] for key in tree.infoset_keys])[iset]
+    return (sigma[iset[first]] * utility[first]).sum(axis=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
@@ -69,6 +94,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--floor-seeds", type=int, default=20,
                         help="runs of sampled tabular GXFP averaged in its column")
+    parser.add_argument("--probe-traversals", type=int, default=1000,
+                        help="traversals of P1 after each point for the paper's quantity")
     parser.add_argument("--param", action="append", default=[],
                         help="a DeepGXFPConfig field, name=value (Python literal)")
     args = parser.parse_args()
@@ -76,15 +103,22 @@ def main() -> None:
     params = {k: eval(v) for k, v in (p.split("=", 1) for p in args.param)}
     game = load_game("kuhn_poker")
     points = list(range(args.every, args.iterations + 1, args.every))
-    curves, seconds = [], []
+    curves, seconds, blocks, distances = [], [], [], []
     for seed in args.seeds:
         agent = DeepGXFP(game, seed=seed, device="cpu", **params)
-        start, curve = time.perf_counter(), []
+        probe = np.random.default_rng(10_000 + seed)
+        start, curve, last, distance, values = time.perf_counter(), [], [], [], []
         for _ in points:
             agent.iterate(args.every)
             curve.append(exploitability(agent.tree, agent.policy()))
+            sigma = policy_array(agent.tree, agent.policy())
+            values.append(p1_traversal_values(agent.tree, sigma, args.probe_traversals, probe))
+            last.append(values[-1][-BLOCK:].mean())
+            distance.append(abs(np.concatenate(values).mean() - KUHN_P1_VALUE))
         seconds.append(time.perf_counter() - start)
         curves.append(curve)
+        blocks.append(last)
+        distances.append(distance)
         print(f"seed {seed}: {seconds[-1]:.0f} s", flush=True)
     tabular = make_agent("gxfp", game)
     exact = []
@@ -95,14 +129,18 @@ def main() -> None:
                      for s in range(args.floor_seeds)], axis=0)
     per_unit = 2 * agent.config.traversals
     print(f"\nconfig: {agent.config}\n")
+    print("Exploitability (NashConv / 2, exact, chips; the headline), and the paper's "
+          f"quantity: P1's sampled traversal value, last block of {BLOCK} and |running mean "
+          "- (-1/18)| (means over seeds)\n")
     print("| iterations | traversals (both players) | " + " | ".join(
-        f"seed {s}" for s in args.seeds) + " | mean | tabular GXFP | sampled GXFP |")
-    print("|" + "---|" * (len(args.seeds) + 5))
-    table = np.array(curves)
+        f"seed {s}" for s in args.seeds) + " | mean | tabular GXFP | sampled GXFP "
+        "| P1 value, last block | abs(running mean + 1/18) |")
+    print("|" + "---|" * (len(args.seeds) + 7))
+    table, block, distance = np.array(curves), np.array(blocks), np.array(distances)
     for k, n in enumerate(points):
         row = " | ".join(f"{v:.4f}" for v in table[:, k])
         print(f"| {n} | {n * per_unit:,} | {row} | {table[:, k].mean():.4f} | {exact[k]:.4f} "
-              f"| {floor[k]:.4f} |")
+              f"| {floor[k]:.4f} | {block[:, k].mean():+.4f} | {distance[:, k].mean():.4f} |")
 
 
 if __name__ == "__main__":
