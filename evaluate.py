@@ -11,6 +11,7 @@ Examples:
     python evaluate.py runs/nfsp_holdem --strategy-chart chart.png --history call
     python evaluate.py runs/nfsp_holdem runs/nfsp_plt_holdem --hands 100000 --workers 2
     python evaluate.py runs/nfsp_leduc_v4 --opponents random,first-legal,last-legal --plot c.png
+    python evaluate.py runs/deep_cfr_holdem --spot configs/spots/nlh_limped_river.toml --json
 
 Runs trained with train.py --env MODULE:FACTORY are played in their env against the built-in
 AEC opponents (random, first-legal, last-legal) and, on a two-player env, against each other.
@@ -101,6 +102,15 @@ def parser() -> argparse.ArgumentParser:
                         "pairings are exact (Kuhn, Leduc) --hands hands per pairing are played "
                         "for the log; a rare hold'em hand PokerKit cannot replay (TDA's all-in "
                         "reopening rule) is left out of a PHH file (the count is printed)")
+    p.add_argument("--spot", metavar="TOML",
+                   help="instead of the usual scores: each hold'em run's strategy at this spot "
+                        "(configs/spots/*.toml), scored by the spot's best response: its EV "
+                        "loss against the equilibrium in chips and %% of the pot, at the spot's "
+                        "declared ranges (spot_ev_loss_chips, spot_ev_loss_pct_pot)")
+    p.add_argument("--spot-player", choices=("oop", "ip", "both"), default="both",
+                   help="--spot: the spot's player the run is scored as")
+    p.add_argument("--spot-exploitability", type=float, default=0.3,
+                   help="--spot: solve the spot's equilibrium to this %% of the pot")
     add_worker_flags(p)
     add_debug_flag(p)
     return p
@@ -136,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
+    if args.spot:
+        from pokerzoo.runs.spot_eval import format_spot_report, spot_report
+
+        report = spot_report(runs, args.spot, args.spot_player, args.spot_exploitability)
+        print(json.dumps(report, indent=2) if args.json else format_spot_report(report))
+        return 0
     if args.strategy or args.strategy_chart:
         from pokerzoo.runs.strategy_plots import strategy_report
 

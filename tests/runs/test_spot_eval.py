@@ -1,0 +1,145 @@
+"""evaluate.py --spot's engine (pokerzoo.runs.spot_eval): an agent's EV loss at a river spot."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerzoo.errors import ConfigError
+from pokerzoo.games import load_game
+from pokerzoo.games.base import State
+from pokerzoo.policy import UniformRandomPolicy
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.tree import DECISION
+from pokerzoo.runs.spot_eval import evaluate_at_spot, find_line, spot_seats
+
+# no_limit_holdem: blinds 50/100, stacks 10,000, half-pot and pot sizes and all-in. A limped
+# pot checked to the river holds 200 chips with 9,900 behind.
+SPOT = HoldemSpot(board="QsJh2h7c3d", starting_pot=200, effective_stack=9900,
+                  oop_range="AA,QQ,JJ,AQs,KQs,T9s,65s", ip_range="KK,AQ,QJs,T9s,87s,54s",
+                  river_sizes=("50%,100%,a", "a"), suit_isomorphism=False)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("no_limit_holdem")
+
+
+@pytest.fixture(scope="module")
+def equilibrium():
+    solver = PublicSolver(build_spot_tree(SPOT))
+    solver.solve(3000, target_pct=0.05)
+    return solver
+
+
+class EquilibriumPolicy:
+    """The solver's average strategy as a policy of the game: the state's betting since the
+    spot's root picks the node (children matched by chips put in), its hole cards the hand."""
+
+    def __init__(self, solver: PublicSolver, game, root_len: int) -> None:
+        self.solver, self.game, self.root_len = solver, game, root_len
+
+    def action_probabilities(self, state: State) -> dict[int, float]:
+        tree = self.solver.tree
+        seats = spot_seats(self.game)
+        player = seats.index(state.current_player())
+        history = state.history()
+        replay = self.game.new_initial_state()
+        for a in history[:self.root_len]:
+            replay.apply_action(a)
+        node = 0
+        for a in history[self.root_len:]:
+            before = sum(replay.public_state()["contributions"])
+            replay.apply_action(a)
+            put = sum(replay.public_state()["contributions"]) - before
+            p = int(tree.player[node])
+            node = next(c for c in tree.children(node)
+                        if (a == 0) == (tree.label(c) == "fold")
+                        and round(float(tree.contrib[c, p] - tree.contrib[node, p])) == put)
+        cards = sorted(state.private_cards()[state.current_player()])
+        hand = int(np.flatnonzero(
+            (tree.hands[player][:, 0] == min(cards)) & (tree.hands[player][:, 1] == max(cards))
+            | (tree.hands[player][:, 1] == min(cards)) & (tree.hands[player][:, 0] == max(cards))
+        )[0])
+        strat = self.solver.strategy(node)[:, hand]
+        out: dict[int, float] = {}
+        for i, child in enumerate(tree.children(node)):
+            label = tree.label(child)
+            for a in state.legal_actions():
+                c = state.clone()
+                before = sum(c.public_state()["contributions"])
+                c.apply_action(a)
+                put = sum(c.public_state()["contributions"]) - before
+                want = round(float(tree.contrib[child, player] - tree.contrib[node, player]))
+                if (a == 0) == (label == "fold") and put == want:
+                    out[a] = out.get(a, 0.0) + float(strat[i])
+                    break
+        return out
+
+
+def test_line_reaches_the_spot(game):
+    assert find_line(game, SPOT) == [1, 1, 1, 1, 1, 1]  # limp, check, then checks
+    with pytest.raises(ConfigError, match="no betting line"):
+        find_line(game, HoldemSpot(board="QsJh2h7c3d", starting_pot=150, effective_stack=9925,
+                                   oop_range="AA", ip_range="KK"))
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_equilibrium_agent_loses_nothing(game, equilibrium, player):
+    root_len = 4 + 6 + 5  # hole cards, the line, the board
+    policy = EquilibriumPolicy(equilibrium, game, root_len)
+    r = evaluate_at_spot(game, policy, SPOT, player, equilibrium=equilibrium)
+    expl = equilibrium.exploitability()
+    assert -1e-6 <= r.ev_loss_chips <= 2 * expl + 1e-6
+    assert r.off_tree_mass < 1e-9
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_uniform_agent_loss_is_the_engine_best_response(game, equilibrium, player):
+    r = evaluate_at_spot(game, UniformRandomPolicy(), SPOT, player, equilibrium=equilibrium)
+    tree = equilibrium.tree
+    # By hand: uniform over each node's spot actions (the game offers each one; its raise
+    # sizes the spot lacks are dropped and the rest renormalized), the opponent free.
+    locks = {int(n): np.full((int(tree.num_children[n]), tree.num_hands(player)),
+                             1.0 / int(tree.num_children[n]))
+             for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == player))}
+    br = PublicSolver(tree, locks=locks).best_response_values()[1 - player]
+    expected = equilibrium.game_value()[player] + br
+    assert r.ev_loss_chips == pytest.approx(expected, abs=1e-9)
+    assert r.ev_loss_chips > 50.0
+    assert r.ev_loss_pct_pot == pytest.approx(100 * expected / 200, abs=1e-9)
+    assert 0.0 < r.off_tree_mass < 1.0  # facing a bet, the half-pot and pot raises are off
+
+
+def test_spot_with_a_size_the_game_lacks_is_refused(game):
+    spot = HoldemSpot(board="QsJh2h7c3d", starting_pot=200, effective_stack=9900,
+                      oop_range="AA,QQ", ip_range="KK,T9s", river_sizes="33%")
+    with pytest.raises(ConfigError, match="'bet 66'.*puts in 66 chips"):
+        evaluate_at_spot(game, UniformRandomPolicy(), spot, 0, max_iterations=10)
+
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_evaluate_script_scores_a_deep_cfr_run_at_a_spot(tmp_path, capsys):
+    import json
+
+    import evaluate
+    from pokerzoo.runs.run import RunConfig, train
+
+    out = tmp_path / "run"
+    tiny = {"traversals": 4, "advantage_steps": 2, "policy_steps": 2, "batch_size": 8}
+    train(RunConfig(agent="deep-cfr", game="no_limit_holdem", iterations=1, out=str(out),
+                    agent_params=tiny, eval_hands=2, eval_lbr_deals=0, tensorboard=False),
+          progress=False)
+    spot = tmp_path / "river.toml"
+    spot.write_text('board = "QsJh2h7c3d"\nstarting_pot = 200\neffective_stack = 9900\n'
+                    'oop_range = "AA,T9s"\nip_range = "KK,87s"\n'
+                    'river_sizes = ["50%,100%,a", "a"]\n')
+    assert evaluate.main([str(out), "--spot", str(spot), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    loss = report["run"]["spot_ev_loss_chips"]
+    assert set(loss) == {"oop", "ip"}
+    assert all(v >= -1e-6 for v in loss.values())
+    pct = report["run"]["spot_ev_loss_pct_pot"]
+    assert pct["oop"] == pytest.approx(100 * loss["oop"] / 200)
