@@ -109,6 +109,9 @@ def parser() -> argparse.ArgumentParser:
                         "declared ranges (spot_ev_loss_chips, spot_ev_loss_pct_pot)")
     p.add_argument("--spot-player", choices=("oop", "ip", "both"), default="both",
                    help="--spot: the spot's player the run is scored as")
+    p.add_argument("--spot-ranges", choices=("declared", "own"), default="declared",
+                   help="--spot: the spot's declared ranges, or those the run's own play "
+                        "(both seats) reaches the spot with (one equilibrium per run)")
     p.add_argument("--spot-exploitability", type=float, default=0.3,
                    help="--spot: solve the spot's equilibrium to this %% of the pot")
     add_worker_flags(p)
@@ -149,7 +152,8 @@ def evaluate(args: argparse.Namespace) -> int:
     if args.spot:
         from pokerzoo.runs.spot_eval import format_spot_report, spot_report
 
-        report = spot_report(runs, args.spot, args.spot_player, args.spot_exploitability)
+        report = spot_report(runs, args.spot, args.spot_player, args.spot_exploitability,
+                             args.spot_ranges)
         print(json.dumps(report, indent=2) if args.json else format_spot_report(report))
         return 0
     if args.strategy or args.strategy_chart:

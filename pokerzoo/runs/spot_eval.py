@@ -10,7 +10,8 @@ every one of its nodes and the opponent best-responds (exact, on the public tree
 
     EV loss = equilibrium value - value of the locked agent against a best response,
 
-in chips and in % of the spot's starting pot, at the spot's declared ranges. Probability the
+in chips and in % of the spot's starting pot, at the spot's declared ranges or at the ranges
+the policy's own play reaches the spot with (:func:`own_ranges`). Probability the
 policy puts on game actions the spot's tree lacks is dropped and the rest renormalized (its
 largest share is reported as ``off_tree_mass``).
 
@@ -32,6 +33,7 @@ import numpy as np
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.ranges import COMBO_CARDS, combo_name
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
 
@@ -266,6 +268,40 @@ def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, pla
     return walk.locks, walk.off_tree_mass
 
 
+def own_ranges(game: Game, policy: Any, spot: HoldemSpot, min_weight: float = 1e-6) -> HoldemSpot:
+    """The spot at the ranges ``policy`` reaches it with playing both seats (self-play): each
+    combo of each player weighted by the chance its seat takes the line's actions
+    (:func:`find_line`) with it; combos under ``min_weight`` of the largest are left out."""
+    line = find_line(game, spot)
+    seats = spot_seats(game)
+    board = spot.board_cards
+    texts = []
+    for player in (0, 1):
+        seat = seats[player]
+        weights = []
+        for combo in range(1326):
+            a, b = (int(c) for c in COMBO_CARDS[combo])
+            if a in board or b in board:
+                continue
+            other = _dummy_holes(board, {a, b})
+            state = _deal_holes(game, {seat: (a, b), 1 - seat: other})
+            reach = 1.0
+            for action in line:
+                while state.is_chance_node():
+                    state.apply_action(board[len(state.public_state()["public_cards"])])
+                if state.current_player() == seat:
+                    reach *= float(policy.action_probabilities(state).get(action, 0.0))
+                state.apply_action(action)
+            weights.append((combo, reach))
+        top = max(w for _, w in weights)
+        if top <= 0:
+            raise ConfigError(f"the policy never takes the line {line} to the spot as "
+                              f"{('oop', 'ip')[player]}: no range to score it at")
+        texts.append(",".join(f"{combo_name(c)}:{min(w / top, 1.0):.6g}" for c, w in weights
+                              if w >= min_weight * top))
+    return HoldemSpot.from_dict({**spot.to_dict(), "oop_range": texts[0], "ip_range": texts[1]})
+
+
 @dataclass(frozen=True)
 class SpotEvaluation:
     """An agent's score at a spot (chips in the tree's convention; differences are exact)."""
@@ -326,9 +362,11 @@ def evaluate_at_spot(
 
 
 def spot_report(runs: list[Any], spot_path: str | Path, players: str = "both",
-                exploitability_pct: float = 0.3) -> dict[str, Any]:
+                exploitability_pct: float = 0.3, ranges: str = "declared") -> dict[str, Any]:
     """``evaluate.py --spot``: each run (a ``SavedRun``) scored at the spot as ``players``
-    (``"oop"``, ``"ip"`` or ``"both"``), the equilibrium solved once for all."""
+    (``"oop"``, ``"ip"`` or ``"both"``) at the spot's ``"declared"`` ranges (the equilibrium
+    solved once for all) or at the ranges its own play reaches the spot with (``"own"``:
+    :func:`own_ranges`, one equilibrium per run)."""
     from pokerzoo.runs.load import load_agent
 
     spot = HoldemSpot.from_toml(spot_path)
@@ -336,15 +374,29 @@ def spot_report(runs: list[Any], spot_path: str | Path, players: str = "both",
     scored = {"oop": [0], "ip": [1], "both": [0, 1]}.get(players)
     if scored is None:
         raise ConfigError(f"the spot player must be oop, ip or both, got {players!r}")
-    equilibrium = PublicSolver(build_spot_tree(spot))
-    equilibrium.solve(5000, target_pct=exploitability_pct)
-    out: dict[str, Any] = {"spot": str(spot_path), "ranges": "declared (the spot's)",
-                           "equilibrium_exploitability_pct": equilibrium.exploitability_pct()}
+    if ranges not in ("declared", "own"):
+        raise ConfigError(f"the spot ranges must be declared or own, got {ranges!r}")
+
+    def solved(at: HoldemSpot) -> PublicSolver:
+        solver = PublicSolver(build_spot_tree(at))
+        solver.solve(5000, target_pct=exploitability_pct)
+        return solver
+
+    equilibrium = solved(spot) if ranges == "declared" else None
+    out: dict[str, Any] = {"spot": str(spot_path), "ranges": ranges}
+    if equilibrium is not None:
+        out["equilibrium_exploitability_pct"] = equilibrium.exploitability_pct()
     for run in runs:
         policy = load_agent(run.folder).policy()
-        results = {("oop", "ip")[p]: evaluate_at_spot(run.game, policy, spot, p,
-                                                      equilibrium=equilibrium).to_dict()
+        at, eq = spot, equilibrium
+        if eq is None:
+            at = own_ranges(run.game, policy, spot)
+            eq = solved(at)
+        results = {("oop", "ip")[p]: evaluate_at_spot(run.game, policy, at, p,
+                                                      equilibrium=eq).to_dict()
                    for p in scored}
+        results = {k: {**r, "spot_equilibrium_exploitability_pct": eq.exploitability_pct(),
+                       "spot_ranges": ranges} for k, r in results.items()}
         out[run.label] = {
             "spot_ev_loss_chips": {k: r["spot_ev_loss_chips"] for k, r in results.items()},
             "spot_ev_loss_pct_pot": {k: r["spot_ev_loss_pct_pot"] for k, r in results.items()},
@@ -355,15 +407,16 @@ def spot_report(runs: list[Any], spot_path: str | Path, players: str = "both",
 
 def format_spot_report(report: Mapping[str, Any]) -> str:
     """The lines ``evaluate.py --spot`` prints."""
-    lines = [f"spot {report['spot']} at {report['ranges']} ranges, equilibrium exploitable by "
-             f"{report['equilibrium_exploitability_pct']:.3f}% of the pot"]
+    lines = [f"spot {report['spot']} at {report['ranges']} ranges"]
     for label, r in report.items():
         if not isinstance(r, Mapping):
             continue
         for who, chips in r["spot_ev_loss_chips"].items():
             off = r["details"][who]["spot_off_tree_mass"]
+            eq = r["details"][who]["spot_equilibrium_exploitability_pct"]
             lines.append(f"{label} as {who}: EV loss {chips:.4g} chips = "
-                         f"{r['spot_ev_loss_pct_pot'][who]:.4g}% of the pot"
+                         f"{r['spot_ev_loss_pct_pot'][who]:.4g}% of the pot (equilibrium "
+                         f"exploitable by {eq:.3f}% of the pot)"
                          + (f" (policy mass off the spot's tree, at most {off:.1%} of a hand's, "
                             "renormalized)" if off > 1e-9 else ""))
     return "\n".join(lines)
@@ -371,5 +424,5 @@ def format_spot_report(report: Mapping[str, Any]) -> str:
 
 __all__ = [
     "SpotEvaluation", "agent_locks", "evaluate_at_spot", "find_line", "format_spot_report",
-    "spot_report", "spot_seats",
+    "own_ranges", "spot_report", "spot_seats",
 ]

@@ -120,22 +120,36 @@ def test_spot_with_a_size_the_game_lacks_is_refused(game):
 
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_evaluate_script_scores_a_deep_cfr_run_at_a_spot(tmp_path, capsys):
+RIVER = ('board = "QsJh2h7c3d"\nstarting_pot = 200\neffective_stack = 9900\n'
+         'oop_range = "AA,T9s"\nip_range = "KK,87s"\nriver_sizes = ["50%,100%,a", "a"]\n')
+
+
+@pytest.fixture(scope="module")
+def deep_cfr_run(tmp_path_factory):
+    """A one-iteration Deep CFR run on no_limit_holdem and a small river spot file."""
+    import warnings
+
+    from pokerzoo.runs.run import RunConfig, train
+
+    root = tmp_path_factory.mktemp("spot_run")
+    out = root / "run"
+    tiny = {"traversals": 4, "advantage_steps": 2, "policy_steps": 2, "batch_size": 8}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        train(RunConfig(agent="deep-cfr", game="no_limit_holdem", iterations=1, out=str(out),
+                        agent_params=tiny, eval_hands=2, eval_lbr_deals=0, tensorboard=False),
+              progress=False)
+    spot = root / "river.toml"
+    spot.write_text(RIVER)
+    return out, spot
+
+
+def test_evaluate_script_scores_a_deep_cfr_run_at_a_spot(deep_cfr_run, capsys):
     import json
 
     import evaluate
-    from pokerzoo.runs.run import RunConfig, train
 
-    out = tmp_path / "run"
-    tiny = {"traversals": 4, "advantage_steps": 2, "policy_steps": 2, "batch_size": 8}
-    train(RunConfig(agent="deep-cfr", game="no_limit_holdem", iterations=1, out=str(out),
-                    agent_params=tiny, eval_hands=2, eval_lbr_deals=0, tensorboard=False),
-          progress=False)
-    spot = tmp_path / "river.toml"
-    spot.write_text('board = "QsJh2h7c3d"\nstarting_pot = 200\neffective_stack = 9900\n'
-                    'oop_range = "AA,T9s"\nip_range = "KK,87s"\n'
-                    'river_sizes = ["50%,100%,a", "a"]\n')
+    out, spot = deep_cfr_run
     assert evaluate.main([str(out), "--spot", str(spot), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     loss = report["run"]["spot_ev_loss_chips"]
@@ -143,3 +157,53 @@ def test_evaluate_script_scores_a_deep_cfr_run_at_a_spot(tmp_path, capsys):
     assert all(v >= -1e-6 for v in loss.values())
     pct = report["run"]["spot_ev_loss_pct_pot"]
     assert pct["oop"] == pytest.approx(100 * loss["oop"] / 200)
+
+
+def test_evaluate_script_at_the_runs_own_ranges(deep_cfr_run, capsys):
+    import json
+
+    import evaluate
+
+    out, spot = deep_cfr_run
+    # A loose solve keeps the test short: the own ranges hold 1,081 combos each.
+    assert evaluate.main([str(out), "--spot", str(spot), "--spot-ranges", "own",
+                          "--spot-player", "ip", "--spot-exploitability", "5", "--json"]) == 0
+    own = json.loads(capsys.readouterr().out)["run"]
+    assert set(own["spot_ev_loss_chips"]) == {"ip"}
+    assert own["details"]["ip"]["spot_ranges"] == "own"
+    assert own["details"]["ip"]["spot_equilibrium_exploitability_pct"] <= 5
+
+def test_own_ranges_of_a_uniform_policy_are_every_combo_alike(game):
+    from pokerzoo.runs.spot_eval import own_ranges
+
+    own = own_ranges(game, UniformRandomPolicy(), SPOT)
+    for p in (0, 1):
+        w = own.weights(p)
+        assert np.count_nonzero(w) == 1081  # every combo off the board, alike: 52-5 choose 2
+        assert np.allclose(w[w > 0], 1.0)
+
+
+def test_own_ranges_follow_the_policy_on_the_line(game):
+    from pokerzoo.runs.spot_eval import own_ranges
+
+    class LimpsPairsOnly:
+        """The small blind limps pocket pairs only (half the time with 22), else folds."""
+
+        def action_probabilities(self, state):
+            legal = state.legal_actions()
+            hole = state.private_cards()[state.current_player()]
+            if state.public_state()["round"] == 0 and state.current_player() == 0 \
+                    and 0 in legal:
+                ranks = {c // 4 for c in hole}
+                if len(ranks) == 1:
+                    return {1: 0.5, 0: 0.5} if ranks == {0} else {1: 1.0}
+                return {0: 1.0}
+            return {1: 1.0}
+
+    own = own_ranges(game, LimpsPairsOnly(), SPOT)
+    seat0_player = spot_seats(game).index(0)
+    w = own.weights(seat0_player)
+    # 8 ranks off the board (6 combos each), 5 with one card on it (3 each)
+    assert np.count_nonzero(w) == 8 * 6 + 5 * 3
+    assert sorted(set(np.round(w[w > 0], 6))) == [0.5, 1.0]
+    assert np.count_nonzero(own.weights(1 - seat0_player)) == 1081
