@@ -244,10 +244,9 @@ class _Walk:
         return out
 
 
-def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, player: int,
-                max_queries: int = DEFAULT_MAX_QUERIES) -> tuple[dict[int, np.ndarray], float]:
-    """The agent's strategy as locks ``{node: [actions, hands]}`` at every node of ``player``
-    (0 out of position, 1 in position), and the largest policy mass off the spot's tree."""
+def check_queries(tree: PublicTree, player: int, max_queries: int) -> None:
+    """Refuse, before anything is solved or asked, a spot whose scoring would ask the policy
+    more than ``max_queries`` times (one per hand at each of ``player``'s nodes)."""
     if player not in (0, 1):
         raise ConfigError(f"player must be 0 (out of position) or 1 (in position), got {player!r}")
     nodes = int(np.sum((tree.kind == DECISION) & (tree.player == player)))
@@ -258,6 +257,13 @@ def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, pla
             f"{tree.num_hands(player)} hands), over max_queries={max_queries:,}: use a later "
             "street, fewer sizes or a raise cap"
         )
+
+
+def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, player: int,
+                max_queries: int = DEFAULT_MAX_QUERIES) -> tuple[dict[int, np.ndarray], float]:
+    """The agent's strategy as locks ``{node: [actions, hands]}`` at every node of ``player``
+    (0 out of position, 1 in position), and the largest policy mass off the spot's tree."""
+    check_queries(tree, player, max_queries)
     line = find_line(game, spot)
     walk = _Walk(game, spot, tree, policy, player, line)
     states: list[State | None] = []
@@ -345,6 +351,8 @@ def evaluate_at_spot(
     spot = HoldemSpot.from_dict({**spot.to_dict(), "suit_isomorphism": False})
     if equilibrium is None:
         tree = build_spot_tree(spot)
+        check_queries(tree, player, max_queries)
+        find_line(game, spot)  # refused before the solve, not after
         equilibrium = PublicSolver(tree)
         equilibrium.solve(max_iterations, target_pct=exploitability_pct)
     tree = equilibrium.tree
@@ -378,7 +386,12 @@ def spot_report(runs: list[Any], spot_path: str | Path, players: str = "both",
         raise ConfigError(f"the spot ranges must be declared or own, got {ranges!r}")
 
     def solved(at: HoldemSpot) -> PublicSolver:
-        solver = PublicSolver(build_spot_tree(at))
+        tree = build_spot_tree(at)
+        for p in scored:
+            check_queries(tree, p, DEFAULT_MAX_QUERIES)
+        for run in runs:
+            find_line(run.game, at)
+        solver = PublicSolver(tree)
         solver.solve(5000, target_pct=exploitability_pct)
         return solver
 
@@ -423,6 +436,6 @@ def format_spot_report(report: Mapping[str, Any]) -> str:
 
 
 __all__ = [
-    "SpotEvaluation", "agent_locks", "evaluate_at_spot", "find_line", "format_spot_report",
-    "own_ranges", "spot_report", "spot_seats",
+    "SpotEvaluation", "agent_locks", "check_queries", "evaluate_at_spot", "find_line",
+    "format_spot_report", "own_ranges", "spot_report", "spot_seats",
 ]

@@ -112,6 +112,11 @@ def test_uniform_agent_loss_is_the_engine_best_response(game, equilibrium, playe
     assert 0.0 < r.off_tree_mass < 1.0  # facing a bet, the half-pot and pot raises are off
 
 
+def test_a_spot_over_the_query_budget_is_refused_before_solving(game):
+    with pytest.raises(ConfigError, match="asks the policy .* over max_queries=10"):
+        evaluate_at_spot(game, UniformRandomPolicy(), SPOT, 0, max_queries=10)
+
+
 def test_spot_with_a_size_the_game_lacks_is_refused(game):
     spot = HoldemSpot(board="QsJh2h7c3d", starting_pot=200, effective_stack=9900,
                       oop_range="AA,QQ", ip_range="KK,T9s", river_sizes="33%")
