@@ -24,6 +24,7 @@ import dataclasses
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
@@ -175,14 +176,7 @@ def evaluate(args: argparse.Namespace) -> int:
                                       **dataclasses.asdict(executor.stats)}
         else:
             print(results_note, file=sys.stderr)
-    if args.plot:
-        results_path = plot_curves(runs, args.plot)
-        if not args.json:
-            print(f"curves written to {results_path}")
-    if args.heatmap and tournament is not None:
-        heatmap_path = plot_tournament(tournament, args.heatmap)
-        if not args.json:
-            print(f"tournament heatmap written to {heatmap_path}")
+    write_pictures(runs, tournament, args)
     if args.json:
         if tournament is not None:
             results["tournament"] = tournament.to_dict()
@@ -218,6 +212,19 @@ def evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def write_pictures(runs: list, tournament: Any, args: argparse.Namespace) -> None:
+    """The curves (``--plot``) and the tournament heatmap (``--heatmap``) where asked, for
+    game runs and ``--env`` runs alike."""
+    if args.plot:
+        path = plot_curves(runs, args.plot)
+        if not args.json:
+            print(f"curves written to {path}")
+    if args.heatmap and tournament is not None:
+        path = plot_tournament(tournament, args.heatmap)
+        if not args.json:
+            print(f"tournament heatmap written to {path}")
+
+
 def evaluate_foreign(args: argparse.Namespace) -> int:
     """``train.py --env`` runs: each against the built-in AEC opponents, a tournament on a
     two-player env, curves of ``vs_random_per_hand`` with ``--plot``."""
@@ -236,14 +243,7 @@ def evaluate_foreign(args: argparse.Namespace) -> int:
     runs = [open_foreign_run(folder) for folder in args.runs]
     opponents = parse_opponents(args.opponents, known=list(AEC_OPPONENTS))
     results, tournament = foreign_report(runs, opponents, args.hands, args.seed)
-    if args.plot:
-        path = plot_curves(runs, args.plot)
-        if not args.json:
-            print(f"curves written to {path}")
-    if args.heatmap and tournament is not None:
-        path = plot_tournament(tournament, args.heatmap)
-        if not args.json:
-            print(f"tournament heatmap written to {path}")
+    write_pictures(runs, tournament, args)
     if args.json:
         out: dict = dict(results)
         if tournament is not None:
