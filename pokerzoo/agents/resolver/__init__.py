@@ -1,0 +1,1 @@
+"""Continual re-solving agents with depth-limited leaf values (issue 30)."""
