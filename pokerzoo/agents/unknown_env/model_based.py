@@ -11,7 +11,8 @@ paper's naive and random-interaction baselines (``MODEL_BASED_PRESETS``). One ro
    probability") or its mean (``"mean"``, the naive baselines);
 2. **information gain** per terminal z (``information_gain``): ``"bnn"`` is the paper's: a
    Bayes-by-backprop reward network (``pokerzoo.components.bnn``) is fitted to the data pool
-   of observed (terminal, reward) pairs (``bnn_steps`` Adam steps per round), a reward r is
+   of observed (terminal, reward) pairs, or with ``bnn_data="posterior_draws"`` to one
+   posterior draw per terminal per round (``bnn_steps`` Adam steps per round), a reward r is
    drawn for z from the posterior predictive P_t(r | z), and the gain is VIME's KL between
    the weight posterior after and before an update on (z, r); ``"beta"`` is the exact
    expected KL of the conjugate Beta/Dirichlet reward posterior of z (the mutual information
@@ -30,6 +31,7 @@ paper's naive and random-interaction baselines (``MODEL_BASED_PRESETS``). One ro
    the data pool (``interaction="uniform"``: uniform play, the random-interaction baseline).
 
 The output policy (what is measured in d*) is the solver's average strategy.
+``bonus_quantiles`` (logged by runs as ``diagnostics``) shows how large the bonus is.
 
 Choices the paper leaves open, all parameters: who gets the bonus (``bonus``: ``"both"``
 players add eta * KL, so both are drawn to informative terminals; ``"zero_sum"``: the first
@@ -68,6 +70,9 @@ from pokerzoo.games.base import Game
 
 SOLVERS = ("cfr", "dcfr", "cfr+", "fp")
 GAINS = ("bnn", "beta", "none")
+BNN_DATA = ("observed", "posterior_draws")
+QUANTILES = (0.5, 0.9, 0.99, 1.0)
+"""Quantiles of the gains that ``bonus_quantiles`` reports (1.0: the largest)."""
 
 
 def _bnn_config_default() -> Any:
@@ -85,9 +90,17 @@ class ModelBasedConfig:
     ``"fp"`` (VFSP: full-width fictitious play)."""
     information_gain: str = "bnn"
     """``"bnn"`` (VIME's KL of a Bayesian reward network), ``"beta"`` (exact KL of the
-    conjugate reward posterior) or ``"none"`` (naive and random baselines)."""
+    conjugate reward posterior) or ``"none"`` (naive and random baselines). The paper's
+    "Naive" is "the reward without information gain inputted into the process of CFR's
+    computation" (Sec. 5.2), a variant of VCFR, so on Algorithm 1's *sampled* d_t:
+    ``information_gain="none"`` with the default ``environment="sample"`` is that ("VCFR
+    without information gain"); the registry's ``naive-cfr`` solves the posterior mean."""
     eta: float = 0.005
-    """Weight of the information gain in r' = r + eta * KL."""
+    """Weight of the information gain in r' = r + eta * KL. The paper: "we set eta to 0.005 to
+    strike a balance between the influence on CFR computation results and the effectiveness
+    of exploration" (Sec. 4.1), one value, no sweep. Ours: 0.005 by default; with the median
+    normalisation below a typical bonus is then 0.005 against rewards of +-1, so
+    ``bench/vcfr_bonus_grid.py`` also runs 0.05 and 0.5."""
     gain_threshold: float = 1.0
     """lambda: terminals with a gain below it are recomputed only every ``low_gain_period``."""
     low_gain_period: int = 10
@@ -107,7 +120,14 @@ class ModelBasedConfig:
     encoding: str = "pca6"
     """The BNN's terminal encoding (``pokerzoo.components.bnn.terminal_features``)."""
     bnn_steps: int = 1
-    """Adam steps on the data pool per round."""
+    """Adam steps on the BNN's data per round."""
+    bnn_data: str = "observed"
+    """What the BNN is fitted on each round. Algorithm 1: "sample the posterior distribution
+    of rewards from P_t(r|z), z in Z; collect all (z, r) as datasets; ... train BNN", i.e.
+    one reward drawn from the posterior predictive for every terminal, every round
+    (``"posterior_draws"``). Ours by default (``"observed"``): the pool of observed
+    (terminal, reward) pairs, the data VIME fits; the draws give unvisited terminals a
+    +-1 from the prior every round, so the network learns the posterior's noise too."""
     normalise_gain: bool = True
     """Divide each gain by the mean of the last ``median_window`` rounds' median gains, as
     VIME does. The raw KL of one sample is tiny (1e-7 nats on Leduc), so the paper's lambda = 1
@@ -115,11 +135,15 @@ class ModelBasedConfig:
     median_window: int = 10
     """Rounds of medians averaged by ``normalise_gain`` (VIME keeps the last 10)."""
     output: str = "interaction"
-    """The output policy: the ``"interaction"`` solver's average (the paper's: it both plays
-    and is measured), or ``"plain"``: a second solver on the same models without the bonus,
-    whose average is not pulled towards informative terminals."""
+    """The output policy: the ``"interaction"`` solver's average (the paper's: "this average
+    strategy can not only be utilized by the player but also be directly used as an
+    interaction strategy", Sec. 4.2), or ``"plain"`` (ours): a second solver on the same
+    models without the bonus, whose average is not pulled towards informative terminals."""
     bnn: Any = field(default_factory=_bnn_config_default)
-    """The BNN's ``BNNConfig`` (a mapping of its fields is accepted)."""
+    """The BNN's ``BNNConfig`` (a mapping of its fields is accepted). Its ``batch_size`` is
+    500 by default; the paper uses "a batch size of 500 in Leduc(4) and 1000 in Leduc(5)"
+    (Sec. 5.1): pass ``bnn={"batch_size": 1000}`` on Leduc(5) (the default is kept so that
+    seeded runs keep their numbers)."""
 
     def __post_init__(self) -> None:
         normalise(self)
@@ -130,6 +154,7 @@ class ModelBasedConfig:
             ("interaction", self.interaction, ("average", "uniform")),
             ("bonus", self.bonus, ("both", "zero_sum")),
             ("output", self.output, ("interaction", "plain")),
+            ("bnn_data", self.bnn_data, BNN_DATA),
         ]:
             if value not in allowed:
                 raise ConfigError(f"{name} must be one of {allowed}, got {value!r}")
@@ -263,7 +288,11 @@ class ModelBasedAgent(UnknownEnvAgent):
             )
             self._gain_known[:] = True
             return
-        terminals, rewards = self.posterior.data_pool()
+        if cfg.bnn_data == "posterior_draws":  # Algorithm 1: one draw per terminal
+            terminals = np.arange(self.view.structure.num_terminals)
+            rewards = predictive_rewards(self.posterior, terminals, self.rng)
+        else:
+            terminals, rewards = self.posterior.data_pool()
         if len(terminals):
             self.reward_model.fit(terminals, rewards[:, 0], steps=cfg.bnn_steps)
         due = ~self._gain_known | (self.gain >= cfg.gain_threshold * self._gain_scale())
@@ -291,6 +320,27 @@ class ModelBasedAgent(UnknownEnvAgent):
             return 1.0
         scale = float(self._medians.mean())
         return scale if scale > 0 else 1.0
+
+    def bonus_quantiles(self) -> dict[str, float]:
+        """Quantiles over terminals of the raw information gain (``gain_q50`` ... ``gain_max``,
+        nats) and of the bonus the last round added to the rewards, eta times the normalised
+        gain (``bonus_q50`` ... ``bonus_max``, chips against rewards of +-1); empty without
+        information gain. Reads the state only (the bonus is recomputed: the gains and the
+        scale are those the last round used)."""
+        if self.config.information_gain == "none":
+            return {}
+        bonus = self.config.eta * self.gain / self._gain_scale()
+        names = [f"q{int(q * 100)}" if q < 1 else "max" for q in QUANTILES]
+        gains = np.quantile(self.gain, QUANTILES)
+        bonuses = np.quantile(bonus, QUANTILES)
+        return {
+            **{f"gain_{n}": float(v) for n, v in zip(names, gains, strict=True)},
+            **{f"bonus_{n}": float(v) for n, v in zip(names, bonuses, strict=True)},
+        }
+
+    def diagnostics(self) -> dict[str, float]:
+        """What a run logs beside its scores (``metrics.csv``): ``bonus_quantiles``."""
+        return self.bonus_quantiles()
 
     def output_policy_array(self) -> np.ndarray:
         """The average strategy (weights) of the output solver: the interacting solver, or

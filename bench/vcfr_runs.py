@@ -1,0 +1,142 @@
+"""One run of the VCFR experiments: an agent on one sampled environment, recorded as JSON.
+
+Shared by ``reproduce_vcfr.py`` (the paper's grid) and ``vcfr_bonus_grid.py`` (VCFR's bonus
+options). A *cell* is (game, variant, environment) under one reward reading and one budget;
+its record is written atomically to ``<out>/<game>/<variant>/env<N>.json`` and a finished
+cell is skipped on rerun, so grids are resumable and can be split over processes.
+
+The budget is counted either in hands (``hands``) or in Algorithm 1's rounds (``rounds``:
+each round plays the agent's ``episodes_per_round`` hands, two for every agent here). At
+log-spaced points the output's NashConv in d* is measured, with VCFR's bonus quantiles
+(``ModelBasedAgent.bonus_quantiles``); at the ``measure_at`` hands (and the end) also the
+end-of-run measures of ``pokerzoo.evaluation.unknown.run_measures``: the posterior mean
+re-solved by CFR+ and scored in d* (the quality of the data), the output in its own
+posterior mean and the distinct terminals observed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.atomic import write_atomically
+
+GAMES = {
+    "kuhn": ("unknown_kuhn_poker", None),
+    "leduc4": ("unknown_leduc_holdem", "leduc4"),
+    "leduc5": ("unknown_leduc_holdem", "leduc5"),
+}
+
+
+def checkpoints(total: int, extra: tuple[int, ...] = ()) -> list[int]:
+    """Log-spaced measuring points up to ``total`` hands (always including it and any of
+    ``extra`` inside the budget)."""
+    points = {int(round(x)) for x in np.geomspace(100, total, 12)} | {total}
+    points |= {p for p in extra if p <= total}
+    return sorted(p for p in points if 0 < p <= total)
+
+
+def cell_path(out: Path, game: str, variant: str, env: int) -> Path:
+    return out / game / variant / f"env{env}.json"
+
+
+def environment(game: str, env: int, reward_prior: str) -> Any:
+    """Environment ``env`` (its seed) of ``game`` under ``reward_prior``."""
+    from pokerzoo import load_game
+
+    name, base = GAMES[game]
+    kwargs: dict[str, Any] = {"seed": env, "reward_prior": reward_prior}
+    if base is not None:
+        kwargs["base"] = base
+    return load_game(name, **kwargs)
+
+
+def run_cell(
+    out: str,
+    game: str,
+    agent: str,
+    env: int,
+    *,
+    reward_prior: str = "bernoulli",
+    hands: int | None = None,
+    rounds: int | None = None,
+    params: dict[str, Any] | None = None,
+    variant: str | None = None,
+    measure_at: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    """Run ``agent`` (with ``params``) on environment ``env`` of ``game``; write and return
+    the record (see the module doc). Exactly one of ``hands`` and ``rounds`` is given."""
+    import torch
+
+    from pokerzoo.agents.cfr.full_width import CFRPlus
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.evaluation.exact import nash_conv
+    from pokerzoo.evaluation.unknown import run_measures, true_model_tree
+
+    if (hands is None) == (rounds is None):
+        raise ValueError("give exactly one of hands and rounds")
+    torch.set_num_threads(1)  # one core per run; runs go in parallel processes
+    variant = variant or agent
+    params = dict(params or {})
+    true_game = environment(game, env, reward_prior)
+    true_tree = true_model_tree(true_game)
+    learner = make_agent(agent, true_game, seed=env, **params)
+    per_round = int(getattr(learner, "episodes_per_round", 1))
+    total = hands if hands is not None else rounds * per_round  # type: ignore[operator]
+    measured = {p for p in measure_at if p <= total} | {total}
+    curve, diagnostics, measures = [], [], {}
+    learning, done, start = 0.0, 0, time.perf_counter()
+    for point in checkpoints(total, tuple(measured)):
+        tick = time.perf_counter()
+        learner.iterate(point - done)
+        learning += time.perf_counter() - tick
+        done = point
+        policy = learner.policy()
+        curve.append([point, nash_conv(true_tree, policy)])
+        quantiles = getattr(learner, "bonus_quantiles", None)
+        if callable(quantiles) and (row := quantiles()):
+            diagnostics.append({"hands": point, **row})
+        if point in measured:
+            measures[str(point)] = run_measures(
+                true_game, policy, learner.posterior, CFRPlus, true_tree)  # type: ignore[attr-defined]
+    counter = learner.view.sampler.counter.episodes  # type: ignore[attr-defined]
+    record = {
+        "game": game, "agent": agent, "variant": variant, "params": params, "env": env,
+        "reward_prior": reward_prior, "budget": "rounds" if rounds is not None else "hands",
+        "episodes": total, "counted_episodes": int(counter),
+        "rounds": int(getattr(learner, "rounds", 0)), "curve": curve,
+        "nash_conv": curve[-1][1], "measures": measures, "diagnostics": diagnostics,
+        "learning_seconds": learning, "wall_seconds": time.perf_counter() - start,
+    }
+    path = cell_path(Path(out), game, variant, env)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(record, indent=1))  # a killed run leaves no half record
+    return record
+
+
+def load_records(out: Path) -> list[dict[str, Any]]:
+    """Every finished cell's record under ``out`` (``<game>/<variant>/env<N>.json``)."""
+    records = []
+    for path in sorted(out.glob("*/*/env*.json")):
+        record = json.loads(path.read_text())
+        record.setdefault("variant", record["agent"])
+        record.setdefault("reward_prior", "bernoulli")  # the records written before issue 28
+        record.setdefault("budget", "hands")
+        records.append(record)
+    return records
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """Mean of ``a - b`` over pairs and its two-sided 95% t interval."""
+    from scipy import stats
+
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    mean = float(diff.mean())
+    if len(diff) < 2:
+        return mean, float("nan"), float("nan")
+    half = float(stats.t.ppf(0.975, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff)))
+    return mean, mean - half, mean + half
