@@ -107,6 +107,8 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
         callbacks.append(ExploitabilityCallback(tree, period))
     else:
         callbacks.append(MetricCallback(_match_metric(game, config, executor), period))
+    if callable(diagnostics := getattr(agent, "diagnostics", None)):  # e.g. VCFR's bonus
+        callbacks.append(MetricCallback(lambda _agent: diagnostics(), period))
     callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
     callbacks.append(CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period))
     # A seconds budget with default periods: evaluations may take at most a quarter of it
