@@ -34,6 +34,12 @@ _LAZY = {
     "HoldemSpot": "pokerzoo.public.holdem_spot",
     "SpotSolution": "pokerzoo.public.holdem_spot",
     "solve_spot": "pokerzoo.public.holdem_spot",
+    "Subgame": "pokerzoo.public.depth_limit",
+    "public_subgame": "pokerzoo.public.depth_limit",
+    "public_line": "pokerzoo.public.depth_limit",
+    "LeafValues": "pokerzoo.public.depth_limit",
+    "DepthLimitedSolver": "pokerzoo.public.depth_limit",
+    "OracleLeaves": "pokerzoo.public.leaf_values",
 }
 
 
