@@ -272,16 +272,18 @@ class LeafValues(Protocol):
 
 @runtime_checkable
 class LeafGame(Protocol):
-    """Leaf values with a decision inside them (multi-valued leaves): the solver tells the
-    source which pass it serves. ``mode`` is ``"cfr"`` (learn: ``traverser``'s choices at
-    the leaves are updated from these reaches, ``weight`` the iteration's strategy-sum
-    weight), ``"average"`` (the average choices) or ``"best_response"`` (``traverser``
-    chooses its best at every leaf per hand)."""
+    """Leaf values that take part in the solve (multi-valued leaves' opponent choices, an
+    oracle's rest-of-game solvers run in step with the trunk): the solver says which pass
+    each call serves. ``mode`` is ``"cfr"`` (``traverser``'s regrets below or at the leaves
+    are updated from these reaches with the iteration's ``scalars``, as
+    ``pokerzoo.public.solver.discounts`` gives them), ``"average"`` (both play their average
+    strategies there) or ``"best_response"`` (``traverser`` best-responds there to the other's
+    average strategy)."""
 
     def leaf_values(self, subgame: Subgame, leaves: np.ndarray, reach0: np.ndarray,
                     reach1: np.ndarray, mode: str, traverser: int,
-                    weight: float) -> np.ndarray:
-        """``traverser``'s values ``[L, H_traverser]``."""
+                    scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
+        """``traverser``'s counterfactual values ``[L, H_traverser]`` at ``leaves``."""
         ...
 
 
@@ -347,16 +349,17 @@ class DepthLimitedSolver(PublicSolver):
         self._call(mode, trav, scalars, 0, own, opp, update=False, fronts=fronts,
                    frontier_record=True)
         reach0, reach1 = (fronts[0], fronts[1]) if trav == 0 else (fronts[1], fronts[0])
-        fronts[2][:] = self.leaf_values(mode, trav, reach0, reach1, scalars[4])
+        fronts[2][:] = self.leaf_values(mode, trav, reach0, reach1, scalars)
         return self._call(mode, trav, scalars, 0, own, opp, record=record, fronts=fronts)
 
     def leaf_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
-                    weight: float = 1.0) -> np.ndarray:
+                    scalars: tuple[float, float, bool, float, float] = (1.0, 1.0, False, 1.0,
+                                                                        0.0)) -> np.ndarray:
         """``trav``'s values ``[L, H_trav]`` at every leaf for these reaches (one source call)."""
         source = self.leaf_source
         if isinstance(source, LeafGame):
             out = source.leaf_values(self.subgame, self._all_leaves, reach0, reach1,
-                                     _MODE_NAMES[mode], trav, weight)
+                                     _MODE_NAMES[mode], trav, scalars)
         else:
             assert source is not None
             out = source.values(self.subgame, self._all_leaves, reach0, reach1)[trav]

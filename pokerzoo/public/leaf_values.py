@@ -36,26 +36,39 @@ class _Rest:
 class OracleLeaves:
     """Exact leaf values: the rest of the game below each leaf solved at the leaf's reaches.
 
-    Below a leaf, both players play an equilibrium of the rest of the game given the reaches
-    (the leaf's public belief state). Each player's returned values are its hands' best-
-    response values against the other's solved strategy there: at an exact solve these are
-    the equilibrium's counterfactual values, and they are a supergradient of the rest's value
-    in the player's own reach (what makes a trunk solved against them converge to a whole-game
-    equilibrium; Brown et al. 2020, ReBeL, section 4).
+    Two ways, one object:
+
+    * ``values(subgame, leaves, reach0, reach1)`` (the ``LeafValues`` face; a pure function
+      of the reaches, for value-net targets and checks): each leaf's rest of the game is
+      solved from scratch (or from the regrets of its previous solve) until its
+      exploitability is at most ``tolerance`` chips or ``iterations``; each player's values
+      are its hands' best-response values against the other's solved strategy, which at an
+      exact solve are the equilibrium's counterfactual values and a supergradient of the
+      rest's value in the player's own reach (Burch, Johanson & Bowling 2014, CFR-D;
+      Brown et al. 2020, ReBeL).
+    * ``leaf_values(...)`` (the ``LeafGame`` face ``DepthLimitedSolver`` uses when
+      ``coupled``): each leaf keeps one solver of its rest of the game, run one CFR pass per
+      trunk pass with the trunk's reaches and scalars, so the trunk and its leaves together
+      make exactly the whole game's CFR (the same updates in the same order); average and
+      best-response passes go through the rest's average strategies. Its trunk game value and
+      exploitability are then the whole game's. With ``coupled=False`` every trunk pass
+      solves the leaves afresh (CFR-D: slower, converging as the trunk's regret and the
+      leaf solves' error allow).
 
     Args:
         game: the game whose subgames it values (its whole public tree is built once).
-        iterations: most CFR iterations per leaf solve.
+        iterations: most CFR iterations per leaf solve (``values``).
         tolerance: stop a leaf's solve once its exploitability is at most this many chips
             (per unit of pair mass: the game's chip scale), checked every ``check_every``.
-        algorithm: ``"cfr+"``, ``"dcfr"`` or ``"postflop"``.
+        algorithm: of the leaf solves (``values``): ``"cfr+"``, ``"dcfr"`` or ``"postflop"``.
         warm_start: start each leaf's solve from the regrets of its previous solve (the
             trunk's reaches move a little between calls); the strategy sums restart.
+        coupled: how ``DepthLimitedSolver`` uses it (see above).
     """
 
-    def __init__(self, game: Game, iterations: int = 2000, tolerance: float = 1e-5,
-                 algorithm: str = "cfr+", check_every: int = 20,
-                 warm_start: bool = True) -> None:
+    def __init__(self, game: Game, iterations: int = 1000, tolerance: float = 1e-4,
+                 algorithm: str = "dcfr", check_every: int = 20,
+                 warm_start: bool = True, coupled: bool = True) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ConfigError(f"iterations must be an int >= 1, not {iterations!r}")
         if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not (
@@ -72,11 +85,60 @@ class OracleLeaves:
         self.algorithm = algorithm
         self.check_every = check_every
         self.warm_start = bool(warm_start)
+        self.coupled = bool(coupled)
         self._rests: dict[int, _Rest] = {}
+        self._coupled: dict[tuple[int, int], PublicSolver] = {}
+        self._owner: dict[int, Subgame] = {}
         self.solves = 0
-        """Leaf solves run so far (a count for benchmarks)."""
+        """Leaf solves run so far by ``values`` (a count for benchmarks)."""
         self.solve_iterations = 0
         """CFR iterations those solves took in all."""
+
+    def leaf_values(self, subgame: Subgame, leaves: np.ndarray, reach0: np.ndarray,
+                    reach1: np.ndarray, mode: str, traverser: int,
+                    scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
+        """``traverser``'s values at ``leaves`` for one pass of ``DepthLimitedSolver``."""
+        if not self.coupled:
+            return self.values(subgame, leaves, reach0, reach1)[traverser]
+        self._check(subgame)
+        codes = {"cfr": kernel.MODE_CFR, "average": kernel.MODE_AVERAGE,
+                 "best_response": kernel.MODE_BEST_RESPONSE}
+        if mode not in codes:
+            raise ConfigError(f"mode must be one of {sorted(codes)}, not {mode!r}")
+        own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
+        out = np.zeros((len(leaves), subgame.tree.num_hands(traverser)))
+        # Keyed by the subgame object: two trunks sharing this source keep their own solvers.
+        self._owner[id(subgame)] = subgame
+        for row, leaf in enumerate(np.asarray(leaves, dtype=np.int64).tolist()):
+            solver = self._coupled_solver(subgame, leaf)
+            out[row] = solver._call(codes[mode], traverser, scalars, 0,
+                                    np.array(own[row], dtype=np.float64),
+                                    np.array(opp[row], dtype=np.float64))[0]
+        return out
+
+    def _coupled_solver(self, subgame: Subgame, leaf: int) -> PublicSolver:
+        key = (id(subgame), leaf)
+        solver = self._coupled.get(key)
+        if solver is None:
+            node = int(subgame.leaf_full_nodes[leaf])
+            solver = self._coupled[key] = PublicSolver(self._rest(node).tree,
+                                                       algorithm=self.algorithm)
+        return solver
+
+    def rest_solver(self, subgame: Subgame, leaf: int) -> PublicSolver:
+        """The coupled solver of leaf ``leaf``'s rest of the game (its average strategies are
+        the rest's part of the whole solution; its tree is ``cut_tree`` of the leaf's node)."""
+        if (id(subgame), leaf) not in self._coupled:
+            raise ConfigError(f"leaf {leaf} of this subgame has no coupled solver yet "
+                              "(solve the subgame first)")
+        return self._coupled[(id(subgame), leaf)]
+
+    def _check(self, subgame: Subgame) -> None:
+        if subgame.small.game.name != self.small.game.name or (
+            subgame.small.tree.num_nodes != self.small.tree.num_nodes
+        ):
+            raise ConfigError(f"these oracle leaves solve {self.small.game.name}; the subgame "
+                              f"is of {subgame.small.game.name} with other parameters")
 
     def _rest(self, node: int) -> _Rest:
         rest = self._rests.get(node)
@@ -90,11 +152,7 @@ class OracleLeaves:
     def values(self, subgame: Subgame, leaves: np.ndarray, reach0: np.ndarray,
                reach1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Both players' counterfactual values ``[L, H0]``, ``[L, H1]`` at ``leaves``."""
-        if subgame.small.game.name != self.small.game.name or (
-            subgame.small.tree.num_nodes != self.small.tree.num_nodes
-        ):
-            raise ConfigError(f"these oracle leaves solve {self.small.game.name}; the subgame "
-                              f"is of {subgame.small.game.name} with other parameters")
+        self._check(subgame)
         leaves = np.asarray(leaves, dtype=np.int64)
         out0 = np.zeros((leaves.size, subgame.tree.num_hands(0)))
         out1 = np.zeros((leaves.size, subgame.tree.num_hands(1)))
