@@ -40,6 +40,10 @@ _LAZY = {
     "LeafValues": "pokerzoo.public.depth_limit",
     "DepthLimitedSolver": "pokerzoo.public.depth_limit",
     "OracleLeaves": "pokerzoo.public.leaf_values",
+    "resolve": "pokerzoo.public.resolve",
+    "ResolveConfig": "pokerzoo.public.resolve",
+    "Resolution": "pokerzoo.public.resolve",
+    "node_beliefs": "pokerzoo.public.resolve",
 }
 
 

@@ -338,19 +338,29 @@ class DepthLimitedSolver(PublicSolver):
     def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         tree = self.tree
-        own = np.array(tree.initial_reach[trav])
-        opp = np.array(tree.initial_reach[1 - trav])
+        return self.sweep_from(mode, trav, scalars, 0, np.array(tree.initial_reach[trav]),
+                               np.array(tree.initial_reach[1 - trav]), record)
+
+    def sweep_from(self, mode: int, trav: int,
+                   scalars: tuple[float, float, bool, float, float], start: int,
+                   own: np.ndarray, opp: np.ndarray, record: int = -1,
+                   ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """One pass of ``mode`` (``sweep_kernel.MODE_*``) for ``trav`` over the subtree of
+        ``start`` with these reaches there, the leaves valued by the source at the reaches the
+        pass brings them: ``(trav's values at start, what record copied)`` (``record``: a node
+        whose reaches and values are copied out, as in ``PublicSolver``)."""
         if not self.subgame.num_leaves:
-            return self._call(mode, trav, scalars, 0, own, opp, record=record)
+            return self._call(mode, trav, scalars, start, own, opp, record=record)
+        tree = self.tree
         count = self.subgame.num_leaves
         fronts = (np.zeros((count, tree.num_hands(trav))),
                   np.zeros((count, tree.num_hands(1 - trav))),
                   np.zeros((count, tree.num_hands(trav))))
-        self._call(mode, trav, scalars, 0, own, opp, update=False, fronts=fronts,
+        self._call(mode, trav, scalars, start, own, opp, update=False, fronts=fronts,
                    frontier_record=True)
         reach0, reach1 = (fronts[0], fronts[1]) if trav == 0 else (fronts[1], fronts[0])
         fronts[2][:] = self.leaf_values(mode, trav, reach0, reach1, scalars)
-        return self._call(mode, trav, scalars, 0, own, opp, record=record, fronts=fronts)
+        return self._call(mode, trav, scalars, start, own, opp, record=record, fronts=fronts)
 
     def leaf_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
                     scalars: tuple[float, float, bool, float, float] = (1.0, 1.0, False, 1.0,
