@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -248,6 +249,10 @@ def main() -> None:
     parser.add_argument("--reward-prior", default="bernoulli", choices=("bernoulli", "fixed"))
     parser.add_argument("--measure-at", default="20000",
                         help="hands at which the re-solved measures are taken (and the end)")
+    parser.add_argument("--first-env", type=int, default=0,
+                        help="skip environments below this one (they ran elsewhere)")
+    parser.add_argument("--deadline-minutes", type=float, default=None,
+                        help="past this, cells save where they are and stop (rerun resumes)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--out", default=None, help="default: see the module doc")
     parser.add_argument("--summary-only", action="store_true")
@@ -257,16 +262,18 @@ def main() -> None:
     if not args.summary_only:
         todo = [job for job in grid(args.games.split(","), args.envs, args.envs_other,
                                     args.agents.split(","), args.paired_envs)
-                if not cell_path(out, *job).exists()]
+                if job[2] >= args.first_env and not cell_path(out, *job).exists()]
         print(f"{len(todo)} runs to do (finished runs under {out} are kept)", flush=True)
         budget_kw: dict[str, Any] = ({"rounds": args.rounds} if args.rounds is not None
                                      else {"hands": args.episodes})
         measure_at = tuple(int(x) for x in args.measure_at.split(",") if x)
+        deadline = (time.time() + 60 * args.deadline_minutes
+                    if args.deadline_minutes is not None else None)
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             futures = {
                 pool.submit(run_cell, str(out), game, agent, env,
                             reward_prior=args.reward_prior, measure_at=measure_at,
-                            **budget_kw): (game, agent, env)
+                            deadline=deadline, **budget_kw): (game, agent, env)
                 for game, agent, env in todo
             }
             for future in as_completed(futures):
@@ -276,6 +283,9 @@ def main() -> None:
                 except Exception as exc:  # one failed run must not stop the grid
                     print(f"FAILED {game} {agent} env{env}: {type(exc).__name__}: {exc}",
                           flush=True)
+                    continue
+                if r is None:
+                    print(f"{game} {agent} env{env}: stopped at the deadline (saved)", flush=True)
                     continue
                 print(f"{game} {agent} env{env}: NashConv {r['nash_conv']:.4f} "
                       f"(log10 {math.log10(max(r['nash_conv'], 1e-12)):.3f}) in "

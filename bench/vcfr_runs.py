@@ -17,6 +17,8 @@ posterior mean and the distinct terminals observed.
 from __future__ import annotations
 
 import json
+import os
+import platform
 import time
 from pathlib import Path
 from typing import Any
@@ -67,9 +69,15 @@ def run_cell(
     params: dict[str, Any] | None = None,
     variant: str | None = None,
     measure_at: tuple[int, ...] = (),
-) -> dict[str, Any]:
+    deadline: float | None = None,
+    chunk: int = 4_000,
+) -> dict[str, Any] | None:
     """Run ``agent`` (with ``params``) on environment ``env`` of ``game``; write and return
-    the record (see the module doc). Exactly one of ``hands`` and ``rounds`` is given."""
+    the record (see the module doc). Exactly one of ``hands`` and ``rounds`` is given.
+
+    The agent is saved every ``chunk`` hands beside the cell (``env<N>.pzc`` and
+    ``env<N>.partial.json``), so a stopped cell resumes where it was (a split budget gives the
+    same run); past ``deadline`` (a ``time.time()``) the cell saves and returns ``None``."""
     import torch
 
     from pokerzoo.agents.cfr.full_width import CFRPlus
@@ -82,40 +90,67 @@ def run_cell(
     torch.set_num_threads(1)  # one core per run; runs go in parallel processes
     variant = variant or agent
     params = dict(params or {})
+    path = cell_path(Path(out), game, variant, env)
+    saved, partial = path.with_suffix(".pzc"), path.with_suffix(".partial.json")
     true_game = environment(game, env, reward_prior)
     true_tree = true_model_tree(true_game)
     learner = make_agent(agent, true_game, seed=env, **params)
     per_round = int(getattr(learner, "episodes_per_round", 1))
     total = hands if hands is not None else rounds * per_round  # type: ignore[operator]
     measured = {p for p in measure_at if p <= total} | {total}
-    curve, diagnostics, measures = [], [], {}
-    learning, done, start = 0.0, 0, time.perf_counter()
-    for point in checkpoints(total, tuple(measured)):
-        tick = time.perf_counter()
-        learner.iterate(point - done)
-        learning += time.perf_counter() - tick
-        done = point
+    state: dict[str, Any] = {"done": 0, "curve": [], "diagnostics": [], "measures": {},
+                             "learning": 0.0, "counted": 0, "wall": 0.0}
+    if partial.exists() and saved.exists():
+        state = json.loads(partial.read_text())
+        learner.load(saved)
+    start = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    points = [p for p in checkpoints(total, tuple(measured)) if p > state["done"]]
+    for point in points:
+        while state["done"] < point:
+            if deadline is not None and time.time() > deadline:
+                return None  # the last chunk is saved: a rerun goes on from it
+            step = min(chunk, point - state["done"])
+            tick = time.perf_counter()
+            learner.iterate(step)
+            state["learning"] += time.perf_counter() - tick
+            state["done"] += step
+            if state["done"] < point:
+                _save(learner, saved, partial, state, start)
         policy = learner.policy()
-        curve.append([point, nash_conv(true_tree, policy)])
+        state["curve"].append([point, nash_conv(true_tree, policy)])
         quantiles = getattr(learner, "bonus_quantiles", None)
         if callable(quantiles) and (row := quantiles()):
-            diagnostics.append({"hands": point, **row})
+            state["diagnostics"].append({"hands": point, **row})
         if point in measured:
-            measures[str(point)] = run_measures(
+            state["measures"][str(point)] = run_measures(
                 true_game, policy, learner.posterior, CFRPlus, true_tree)  # type: ignore[attr-defined]
+        if point < total:
+            _save(learner, saved, partial, state, start)
     counter = learner.view.sampler.counter.episodes  # type: ignore[attr-defined]
     record = {
         "game": game, "agent": agent, "variant": variant, "params": params, "env": env,
         "reward_prior": reward_prior, "budget": "rounds" if rounds is not None else "hands",
-        "episodes": total, "counted_episodes": int(counter),
-        "rounds": int(getattr(learner, "rounds", 0)), "curve": curve,
-        "nash_conv": curve[-1][1], "measures": measures, "diagnostics": diagnostics,
-        "learning_seconds": learning, "wall_seconds": time.perf_counter() - start,
+        "episodes": total, "counted_episodes": int(counter) + state["counted"],
+        "rounds": int(getattr(learner, "rounds", 0)), "curve": state["curve"],
+        "nash_conv": state["curve"][-1][1], "measures": state["measures"],
+        "diagnostics": state["diagnostics"], "learning_seconds": state["learning"],
+        "wall_seconds": state["wall"] + time.perf_counter() - start,
+        "resumed": state["counted"] > 0,
+        "machine": f"{platform.node()} ({os.cpu_count()} cores)",
     }
-    path = cell_path(Path(out), game, variant, env)
-    path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(record, indent=1))  # a killed run leaves no half record
+    for leftover in (saved, partial):
+        leftover.unlink(missing_ok=True)
     return record
+
+
+def _save(learner: Any, saved: Path, partial: Path, state: dict[str, Any], start: float) -> None:
+    """Save the agent and what the cell measured so far (hands counted up to now)."""
+    learner.save(saved)
+    counted = state["counted"] + int(learner.view.sampler.counter.episodes)
+    wall = state["wall"] + time.perf_counter() - start
+    write_atomically(partial, json.dumps({**state, "counted": counted, "wall": wall}))
 
 
 def load_records(out: Path) -> list[dict[str, Any]]:
