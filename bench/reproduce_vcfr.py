@@ -163,6 +163,9 @@ def summarise(out: Path) -> str:
         lines += paired_lines(mine) + bonus_lines(mine)
         plot(mine, out / f"{game}.png", game)
     text = "\n".join(lines)
+    notes = out / "notes.md"  # what the tables cannot say (a loaded machine, say), kept
+    if notes.exists():
+        text += "\n" + notes.read_text()
     (out / "summary.md").write_text(
         "Written by `bench/reproduce_vcfr.py --out " + str(out) + "` on a 2-core machine "
         "shared with other jobs (seconds are wall time there).\n\n" + text + "\n")
@@ -174,7 +177,8 @@ def paired_lines(records: list[dict[str, Any]]) -> list[str]:
     every number of hands both measured: the mean difference and its 95% t interval."""
     first, second = PAIRED
     by = {(r["variant"], r["env"]): r for r in records}
-    envs = sorted(e for v, e in by if v == first and (second, e) in by)
+    envs = sorted(e for v, e in by if v == first and (second, e) in by
+                  and by[(v, e)]["measures"] and by[(second, e)]["measures"])
     if not envs:
         return []
     points = sorted(set.intersection(*[set(by[(v, e)]["measures"]) for e in envs

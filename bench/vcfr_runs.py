@@ -161,6 +161,8 @@ def load_records(out: Path) -> list[dict[str, Any]]:
         record.setdefault("variant", record["agent"])
         record.setdefault("reward_prior", "bernoulli")  # the records written before issue 28
         record.setdefault("budget", "hands")
+        record.setdefault("measures", {})
+        record.setdefault("diagnostics", [])
         records.append(record)
     return records
 
