@@ -214,30 +214,31 @@ def cut_tree(full: PublicTree, root: int, reach: tuple[np.ndarray, np.ndarray], 
     while stack:
         node, parent, acted = stack.pop()
         kind = int(full.kind[node])
-        args = (parent, full.label(node) if parent >= 0 else "")
-        common = dict(pot=float(full.pot[node]), contrib=tuple(full.contrib[node]),
-                      board=full.board_cards(node), card=int(full.chance_card[node]),
-                      weight=float(full.chance_weight[node]))
-        if parent < 0:
-            common.update(card=-1, weight=1.0)
+        label = full.label(node) if parent >= 0 else ""
+        pot, contrib = float(full.pot[node]), tuple(float(c) for c in full.contrib[node])
+        board = full.board_cards(node)
+        card = int(full.chance_card[node]) if parent >= 0 else -1
+        weight = float(full.chance_weight[node]) if parent >= 0 else 1.0
         cut = depth is not None and node != root and (
-            kind == CHANCE or (kind == DECISION and depth != "round" and acted >= depth))
+            kind == CHANCE or (kind == DECISION and isinstance(depth, int) and acted >= depth))
         if cut:
-            new = builder.add_chance(*args, **common)
-            free = next(c for c in range(full.num_cards) if c not in common["board"])
-            builder.add_terminal(new, LEAF_LABEL, SHOWDOWN, pot=common["pot"],
-                                 contrib=common["contrib"], board=common["board"],
+            new = builder.add_chance(parent, label, pot, contrib, board, card, weight)
+            free = next(c for c in range(full.num_cards) if c not in board)
+            builder.add_terminal(new, LEAF_LABEL, SHOWDOWN, pot, contrib, board,
                                  data=placeholder, card=free, weight=1.0)
             full_of += [node, node]
             leaf_ids.append(new)
             continue
         if kind == DECISION:
-            new = builder.add_decision(*args, player=int(full.player[node]), **common)
+            new = builder.add_decision(parent, label, int(full.player[node]), pot, contrib,
+                                       board, card, weight)
         elif kind == CHANCE:
-            new = builder.add_chance(*args, **common)
+            new = builder.add_chance(parent, label, pot, contrib, board, card, weight)
         else:
-            new = builder.add_terminal(*args, kind=kind, folder=int(full.folder[node]),
-                                       data=int(full.terminal_data[node]), **common)
+            new = builder.add_terminal(parent, label, kind, pot, contrib, board,
+                                       folder=int(full.folder[node]),
+                                       data=int(full.terminal_data[node]), card=card,
+                                       weight=weight)
         full_of.append(node)
         step = 1 if kind == DECISION else 0
         stack.extend((c, new, acted + step) for c in reversed(full.children(node)))
