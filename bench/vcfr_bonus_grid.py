@@ -15,11 +15,13 @@ table's title):
 - ``naive-cfr`` (the posterior mean) and ``random-interaction`` for reference.
 
 Each cell is ``vcfr_runs.run_cell`` (resumable; finished cells skipped); the summary
-(``summary.md`` under ``--out``) gives per variant the output's NashConv in d*, the re-solved
-posterior mean in d* (the quality of the data), the output in its own mean, terminals observed,
-and the bonus quantiles at the end (raw KL in nats; eta x normalised gain in chips).
+(``summary.md`` under ``--out``, by default ``bench/results/vcfr/bonus_grid_rounds<N>``) gives
+per variant the output's NashConv in d*, the re-solved posterior mean in d* (the quality of
+the data), the output in its own mean, terminals observed, and the bonus quantiles at the end
+(raw KL in nats; eta x normalised gain in chips).
 
-    python bench/vcfr_bonus_grid.py --rounds 2500 --envs 3 --jobs 2
+    python bench/vcfr_bonus_grid.py --rounds 2500 --envs 3 --jobs 2   # the device's grid
+    python bench/vcfr_bonus_grid.py --rounds 1000 --envs 2 --jobs 1   # what fit here
 """
 
 from __future__ import annotations
@@ -109,10 +111,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--deadline-minutes", type=float, default=None,
                         help="past this, cells save where they are and stop (rerun resumes)")
-    parser.add_argument("--out", default="bench/results/vcfr/bonus_grid")
+    parser.add_argument("--out", default=None,
+                        help="default: bench/results/vcfr/bonus_grid_rounds<N>")
     parser.add_argument("--summary-only", action="store_true")
     args = parser.parse_args()
-    out = Path(args.out)
+    out = Path(args.out or f"bench/results/vcfr/bonus_grid_rounds{args.rounds}")
     grid = variants()
     if not args.summary_only:
         names = args.variants.split(",")
