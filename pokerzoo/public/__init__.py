@@ -40,6 +40,7 @@ _LAZY = {
     "LeafValues": "pokerzoo.public.depth_limit",
     "DepthLimitedSolver": "pokerzoo.public.depth_limit",
     "OracleLeaves": "pokerzoo.public.leaf_values",
+    "MultiValuedLeaves": "pokerzoo.public.multi_valued",
     "resolve": "pokerzoo.public.resolve",
     "ResolveConfig": "pokerzoo.public.resolve",
     "Resolution": "pokerzoo.public.resolve",

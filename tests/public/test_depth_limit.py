@@ -15,8 +15,9 @@ from pokerzoo.public.depth_limit import (
     public_subgame,
 )
 from pokerzoo.public.leaf_values import OracleLeaves
+from pokerzoo.public.multi_valued import MultiValuedLeaves
 from pokerzoo.public.resolve import node_beliefs
-from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.solver import PublicSolver, strategy_best_responses
 from pokerzoo.public.tree import DECISION
 
 LEDUC_VALUE = -0.0856
@@ -164,3 +165,31 @@ def test_oracle_refuses_another_game(leduc):
     oracle = OracleLeaves(load_game("kuhn_poker"))
     with pytest.raises(ConfigError, match="oracle leaves solve"):
         oracle.values(sub, np.arange(5), np.ones((5, 6)), np.ones((5, 6)))
+
+
+def test_multi_valued_leaves_make_the_trunk_safe_against_a_changed_continuation(leduc):
+    # Brown & Sandholm 2018: a trunk solved against the blueprint's values alone leans on the
+    # opponent continuing as the blueprint does; letting the opponent pick biased
+    # continuations at the leaves keeps the searcher's trunk near the blueprint's safety.
+    full = full_tree(leduc).tree
+    blueprint = PublicSolver(full, algorithm="cfr+")
+    blueprint.iterate(300)
+    base = {n: blueprint.strategy(n) for n in np.flatnonzero(full.kind == DECISION).tolist()}
+    _, opp_gain = strategy_best_responses(full, base)
+    sub = public_subgame(leduc, [], [np.ones(6), np.ones(6)])
+    gains = {}
+    for biases in ((), ("fold", "call", "raise")):
+        leaves = MultiValuedLeaves(leduc, base, player=0, biases=biases)
+        solver = DepthLimitedSolver(sub, leaves, algorithm="cfr+")
+        solver.iterate(300)
+        profile = dict(base)
+        for n in np.flatnonzero(sub.tree.kind == DECISION).tolist():
+            if sub.tree.player[n] == 0:
+                profile[int(sub.full_node[n])] = solver.strategy(n)
+        gains[len(biases)] = strategy_best_responses(full, profile)[1]
+        choice = leaves.choices(sub, 0)
+        np.testing.assert_allclose(choice.sum(axis=0), 1.0)
+    assert gains[0] > opp_gain + 0.05  # single-valued: ~0.18 against the blueprint's ~0.09
+    assert gains[3] < opp_gain + 0.01
+    with pytest.raises(ConfigError, match="names no action"):
+        MultiValuedLeaves(leduc, base, player=0, biases=("check-raise",))
