@@ -13,7 +13,8 @@ Leduc family; built from the rules by ``pokerzoo.public.small_games``) at the pu
   without the chance weights on the path (the engine's reach convention); hands blocked by the
   board are given weight 0.
 * ``depth``: ``"round"`` stops where the next public card is dealt (that chance node is a
-  leaf), an int ``k`` stops after ``k`` more actions or at the round's end, whichever comes
+  leaf; a history that ends where a card is about to be dealt keeps that deal and the round
+  after it), an int ``k`` stops after ``k`` more actions or at the round's end, whichever comes
   first (a trunk holds at most one betting round), ``None`` keeps the whole rest (no leaves).
 
 In the trunk (``Subgame.tree``) every depth-limit leaf is a chance node with one placeholder
@@ -184,15 +185,18 @@ def public_subgame(game: Game, history: Sequence[str], ranges: Sequence[Any],
     small = full_tree(game)
     full = small.tree
     root = find_node(full, history)
-    if full.kind[root] != DECISION:
-        what = "a chance node (give the card dealt)" if full.kind[root] == CHANCE else "terminal"
-        raise ConfigError(f"history {list(history)} ends at {what}; a subgame starts where a "
-                          "player acts")
+    if full.kind[root] not in (DECISION, CHANCE):
+        raise ConfigError(f"history {list(history)} ends at a terminal; a subgame starts where "
+                          "a player acts or a card is dealt")
     if depth == "round" and not np.any(full.kind == CHANCE):
         raise ConfigError(f"depth='round' on {game.name}, a game without later rounds (no "
                           "public cards); use an int depth or None")
     reach = _checked_ranges(full, root, ranges)
     tree, full_node, leaves = cut_tree(full, root, reach, depth)
+    if full.kind[root] == CHANCE and leaves.size:
+        raise ConfigError(f"history {list(history)} ends where a card is dealt; a subgame from "
+                          "there must end before the next card (its round has no later "
+                          "depth-limit leaves): use a smaller depth or None")
     return Subgame(small, tree, tuple(history), depth, root, full_node, leaves)
 
 

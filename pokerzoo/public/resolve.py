@@ -46,7 +46,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.depth_limit import DepthLimitedSolver, LeafGame, LeafValues, Subgame
 from pokerzoo.public.solver import PublicSolver, SolverConfig
-from pokerzoo.public.tree import DECISION
+from pokerzoo.public.tree import CHANCE, DECISION
 
 METHODS = ("unsafe", "cfrd", "max_margin")
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
@@ -93,8 +93,9 @@ class Resolution:
     H_opponent]`` the opponent's best-response counterfactual values at each root child given
     the resolver's range there and its average strategy below; ``leaf_opp_cfv``: ``[L,
     H_opponent]`` the same at the subgame's depth-limit leaves (the leaf source's values at
-    the final reaches); ``solver``: the solver (its ``strategy(node)`` is the resolver's
-    average strategy at every trunk node).
+    the final reaches); ``leaf_ranges``: ``[L, H_resolver]`` the resolver's reach at the
+    leaves (the range of its next re-solve there); ``solver``: the solver (its
+    ``strategy(node)`` is the resolver's average strategy at every trunk node).
     """
 
     player: int
@@ -103,7 +104,24 @@ class Resolution:
     child_ranges: np.ndarray | None
     child_opp_cfv: np.ndarray
     leaf_opp_cfv: np.ndarray
+    leaf_ranges: np.ndarray
     solver: ResolvingSolver
+
+    def opp_cfv_at(self, node: int) -> np.ndarray:
+        """``[H_opponent]``: the opponent's best-response counterfactual values at trunk node
+        ``node`` against the resolver's average strategy (on its way there and below), the
+        opponent's range entering as the gadget's average (what a continual re-solver
+        carries to ``node`` after the opponent's actions or a card)."""
+        solver = self.solver
+        tree = solver.tree
+        if isinstance(node, bool) or not isinstance(node, int | np.integer) or not (
+            0 <= node < tree.num_nodes
+        ) or tree.kind[node] not in (DECISION, CHANCE):
+            raise ConfigError(f"node must be a decision or chance node of the trunk, not {node!r}")
+        _, rec = solver.sweep_from(kernel.MODE_BEST_RESPONSE, self.player ^ 1, _NO_UPDATE, 0,
+                                   solver.entering_reach(True),
+                                   np.array(tree.initial_reach[self.player]), record=int(node))
+        return rec[2].copy()
 
 
 class ResolvingSolver(DepthLimitedSolver):
@@ -263,25 +281,28 @@ def _resolution(solver: ResolvingSolver, config: ResolveConfig) -> Resolution:
     children = list(tree.children(0))
     child_cfv = np.zeros((len(children), tree.num_hands(opp)))
     for i, child in enumerate(children):
-        if tree.kind[0] == DECISION and tree.player[0] == player:
-            assert child_ranges is not None
-            resolver_reach = child_ranges[i]
+        if child_ranges is not None:
+            # The drawn iteration's strategy may differ from the average: sweep from the child.
+            child_cfv[i] = solver.sweep_from(kernel.MODE_BEST_RESPONSE, opp, _NO_UPDATE, child,
+                                             entering.copy(), child_ranges[i].copy())[0]
         else:
-            resolver_reach = own_range
-        child_cfv[i] = solver.sweep_from(kernel.MODE_BEST_RESPONSE, opp, _NO_UPDATE, child,
-                                         entering.copy(), resolver_reach.copy())[0]
-    leaf_cfv = np.zeros((solver.subgame.num_leaves, tree.num_hands(opp)))
-    if solver.subgame.num_leaves:
-        count = solver.subgame.num_leaves
+            _, rec = solver.sweep_from(kernel.MODE_BEST_RESPONSE, opp, _NO_UPDATE, 0,
+                                       entering.copy(), own_range.copy(), record=child)
+            child_cfv[i] = rec[2]
+    count = solver.subgame.num_leaves
+    leaf_cfv = np.zeros((count, tree.num_hands(opp)))
+    leaf_ranges = np.zeros((count, tree.num_hands(player)))
+    if count:
         fronts = (np.zeros((count, tree.num_hands(player))), np.zeros((count, tree.num_hands(opp))),
                   np.zeros((count, tree.num_hands(player))))
         solver._call(kernel.MODE_AVERAGE, player, _NO_UPDATE, 0, own_range.copy(),
                      entering.copy(), update=False, fronts=fronts, frontier_record=True)
         reach0, reach1 = (fronts[0], fronts[1]) if player == 0 else (fronts[1], fronts[0])
         leaf_cfv = solver.leaf_values(kernel.MODE_BEST_RESPONSE, opp, reach0, reach1)
+        leaf_ranges = fronts[0].copy()
     return Resolution(player=player, strategy=strategy, iteration=iteration,
                       child_ranges=child_ranges, child_opp_cfv=child_cfv,
-                      leaf_opp_cfv=leaf_cfv, solver=solver)
+                      leaf_opp_cfv=leaf_cfv, leaf_ranges=leaf_ranges, solver=solver)
 
 
 def node_beliefs(solver: PublicSolver, node: int) -> dict[str, np.ndarray]:

@@ -147,7 +147,7 @@ def test_subgame_from_a_line_and_its_states(leduc):
 @pytest.mark.parametrize("call, message", [
     (lambda g: public_subgame(load_game("kuhn_poker"), [], [np.ones(3)] * 2), "without later"),
     (lambda g: public_subgame(g, ["call", "fold"], [np.ones(6)] * 2), "not legal"),
-    (lambda g: public_subgame(g, ["call", "call"], [np.ones(6)] * 2), "chance node"),
+    (lambda g: public_subgame(g, ["raise", "fold"], [np.ones(6)] * 2), "terminal"),
     (lambda g: public_subgame(g, [], [np.ones(5), np.ones(6)]), "ranges"),
     (lambda g: public_subgame(g, [], [np.ones(6)] * 2, depth=0), "depth"),
     (lambda g: public_subgame(g, "call", [np.ones(6)] * 2), "sequence"),

@@ -119,3 +119,24 @@ def test_random_iteration_needs_the_resolver_at_the_root(leduc):
     sub = public_subgame(leduc, ["call", "call", "Qh"], [np.ones(6), np.ones(6)], depth=None)
     with pytest.raises(ConfigError, match="act at the subgame's root"):
         resolve(sub, 1, opp_cfv=np.zeros(6), random_iteration=True)
+
+
+def test_continual_resolving_carries_values_into_the_next_round(leduc, blueprint):
+    # Round 1 from the root with oracle leaves and the gadget, then round 2 from the deal
+    # after check-check with the carried range and opponent values: the second re-solve
+    # keeps its promise to the opponent.
+    beliefs = node_beliefs(blueprint, 0)
+    first = resolve(public_subgame(leduc, [], [np.ones(6), np.ones(6)], depth="round"), 0,
+                    leaves=OracleLeaves(leduc), opp_cfv=beliefs["br_cfv1"], iterations=300)
+    assert first.leaf_ranges.shape == (5, 6) and first.leaf_opp_cfv.shape == (5, 6)
+    assert first.opp_cfv_at(0).shape == (6,)
+    leaf = 0  # check, check: the public card comes next
+    assert first.solver.subgame.leaf_state(leaf)["line"] == ["call", "call"]
+    sub = public_subgame(leduc, ["call", "call"], [first.leaf_ranges[leaf], np.ones(6)],
+                         depth="round")
+    assert sub.tree.kind[0] == CHANCE and sub.num_leaves == 0
+    second = resolve(sub, 0, opp_cfv=first.leaf_opp_cfv[leaf], iterations=300)
+    assert second.strategy is None and second.child_opp_cfv.shape == (6, 6)
+    carried = first.leaf_opp_cfv[leaf]
+    scale = float(first.leaf_ranges[leaf].sum())
+    assert np.max(second.opp_cfv_at(0) - carried) < 0.02 * scale
