@@ -11,6 +11,7 @@ A learned source (a value network over public belief states) lives with the agen
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,8 +88,9 @@ class OracleLeaves:
         self.warm_start = bool(warm_start)
         self.coupled = bool(coupled)
         self._rests: dict[int, _Rest] = {}
-        self._coupled: dict[tuple[int, int], PublicSolver] = {}
-        self._owner: dict[int, Subgame] = {}
+        # Per subgame object (dropped with it): each leaf's coupled rest solver.
+        self._coupled: weakref.WeakKeyDictionary[Subgame, dict[int, PublicSolver]] = (
+            weakref.WeakKeyDictionary())
         self.solves = 0
         """Leaf solves run so far by ``values`` (a count for benchmarks)."""
         self.solve_iterations = 0
@@ -107,8 +109,6 @@ class OracleLeaves:
             raise ConfigError(f"mode must be one of {sorted(codes)}, not {mode!r}")
         own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
         out = np.zeros((len(leaves), subgame.tree.num_hands(traverser)))
-        # Keyed by the subgame object: two trunks sharing this source keep their own solvers.
-        self._owner[id(subgame)] = subgame
         for row, leaf in enumerate(np.asarray(leaves, dtype=np.int64).tolist()):
             solver = self._coupled_solver(subgame, leaf)
             out[row] = solver._call(codes[mode], traverser, scalars, 0,
@@ -117,21 +117,22 @@ class OracleLeaves:
         return out
 
     def _coupled_solver(self, subgame: Subgame, leaf: int) -> PublicSolver:
-        key = (id(subgame), leaf)
-        solver = self._coupled.get(key)
+        solvers = self._coupled.setdefault(subgame, {})
+        solver = solvers.get(leaf)
         if solver is None:
             node = int(subgame.leaf_full_nodes[leaf])
-            solver = self._coupled[key] = PublicSolver(self._rest(node).tree,
-                                                       algorithm=self.algorithm)
+            solver = solvers[leaf] = PublicSolver(self._rest(node).tree,
+                                                  algorithm=self.algorithm)
         return solver
 
     def rest_solver(self, subgame: Subgame, leaf: int) -> PublicSolver:
         """The coupled solver of leaf ``leaf``'s rest of the game (its average strategies are
         the rest's part of the whole solution; its tree is ``cut_tree`` of the leaf's node)."""
-        if (id(subgame), leaf) not in self._coupled:
+        solver = self._coupled.get(subgame, {}).get(leaf)
+        if solver is None:
             raise ConfigError(f"leaf {leaf} of this subgame has no coupled solver yet "
                               "(solve the subgame first)")
-        return self._coupled[(id(subgame), leaf)]
+        return solver
 
     def _check(self, subgame: Subgame) -> None:
         if subgame.small.game.name != self.small.game.name or (

@@ -14,6 +14,7 @@ trunk's discounts inside ``DepthLimitedSolver``'s passes (the ``LeafGame`` face)
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,8 +71,9 @@ class MultiValuedLeaves:
         self.biases = tuple(biases)
         self.factor = float(factor)
         self._matrices: dict[int, np.ndarray] = {}
-        self._state: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._owner: dict[int, Subgame] = {}
+        # Per subgame object (dropped with it): each leaf's choice regrets and sums.
+        self._state: weakref.WeakKeyDictionary[
+            Subgame, dict[int, tuple[np.ndarray, np.ndarray]]] = weakref.WeakKeyDictionary()
 
     @property
     def num_choices(self) -> int:
@@ -121,12 +123,11 @@ class MultiValuedLeaves:
         return out
 
     def _tables(self, subgame: Subgame, leaf: int) -> tuple[np.ndarray, np.ndarray]:
-        key = (id(subgame), leaf)
-        if key not in self._state:
-            self._owner[id(subgame)] = subgame
+        tables = self._state.setdefault(subgame, {})
+        if leaf not in tables:
             shape = (self.num_choices, subgame.tree.num_hands(self.chooser))
-            self._state[key] = (np.zeros(shape), np.zeros(shape))
-        return self._state[key]
+            tables[leaf] = (np.zeros(shape), np.zeros(shape))
+        return tables[leaf]
 
     def choices(self, subgame: Subgame, leaf: int, average: bool = True) -> np.ndarray:
         """``[K, H_chooser]``: the opponent's choice at leaf ``leaf`` per hand (average or
