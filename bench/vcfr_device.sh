@@ -7,7 +7,7 @@
 #                vcfr, psrlcfr, random-interaction, naive-cfr (bench/results/vcfr/fixed_rounds20000)
 #   3 processes: the paired claim's envs 5..9 of vcfr and random-interaction at 10,000 rounds
 #                (20,000 hands; the runs are the same as the 20,000-round ones up to there)
-#   5 processes: the bonus grid at 2,500 rounds on 3 envs (bench/results/vcfr/bonus_grid_rounds2500)
+#   5 processes: the bonus grid at 2,500 rounds on 2 envs (bench/results/vcfr/bonus_grid_rounds2500)
 # Everything under bench/results/vcfr (finished cells and saved partial ones) comes back as
 # $OUT/vcfr_results.tar.gz; unpack it in the checkout's root and run this again to go on:
 #   tar -xzf vcfr_results.tar.gz
@@ -31,7 +31,7 @@ python bench/reproduce_vcfr.py "${common[@]}" --rounds "$paired" \
     --agents vcfr,random-interaction --envs 10 --envs-other 10 --first-env 5 --jobs 3 \
     --out "$results/fixed_rounds$paired" > "$OUT/paired.log" 2>&1 &
 python bench/vcfr_bonus_grid.py --game "$game" --reward-prior fixed --rounds "$grid_rounds" \
-    --envs 3 --jobs 5 --deadline-minutes "$minutes" --out "$results/bonus_grid_rounds$grid_rounds" \
+    --envs 2 --jobs 5 --deadline-minutes "$minutes" --out "$results/bonus_grid_rounds$grid_rounds" \
     > "$OUT/bonus_grid.log" 2>&1 &
 wait
 tar -czf "$OUT/vcfr_results.tar.gz" "$results"
