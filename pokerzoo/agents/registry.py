@@ -191,6 +191,11 @@ _TABLE = (
              "epsilon-greedy 0.1", "mccfr_os", "MCCFROSConfig"),
     _unknown("fsp-unknown", "fictitious self-play with fitted-Q best responses (Heinrich, "
              "Lanctot, Silver 2015)", "fsp", "FSPConfig"),
+    # Units: the re-solves of its tabularisation (oracle leaves), or value-net training steps.
+    AgentSpec("resolver", "pokerzoo.agents.resolver.agent:make_agent", "iterations",
+              "continual re-solving with depth limits, leaf values and the CFR-D gadget "
+              "(DeepStack, Moravcik et al. 2017)", tabular=True,
+              config="pokerzoo.agents.resolver.config:ResolverConfig"),
 )
 
 

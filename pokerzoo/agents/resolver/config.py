@@ -1,0 +1,87 @@
+"""The continual re-solving agent's parameters (``ResolverConfig``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerzoo.errors import ConfigError
+
+GADGETS = ("cfr-d", "unsafe", "max-margin")
+DEPTHS = ("round", None)
+LEAVES = ("oracle", "network")
+PLAY_RULES = ("average", "random-iteration")
+ALGORITHMS = ("dcfr", "cfr+")
+ORACLES = ("joint", "per-pass")
+TRUNKS = ("solve", "blueprint")
+
+
+@dataclass(frozen=True)
+class ResolverConfig:
+    """How the agent re-solves at each of its turns (DeepStack's loop; Moravcik et al. 2017).
+
+    Defaults follow DeepStack: the CFR-D gadget, a depth limit at the end of the betting round,
+    the average strategy of the re-solve. Where the papers leave a choice open the field says
+    which reading is taken.
+    """
+
+    gadget: str = "cfr-d"
+    """How a re-solve treats the opponent: ``"cfr-d"`` (Burch, Johanson, Bowling 2014: the
+    opponent may take the counterfactual values kept from the previous solve instead of
+    entering), ``"max-margin"`` (Moravcik et al. 2016: maximise the smallest margin between
+    those values and what the opponent gets) or ``"unsafe"`` (both ranges, no guarantee)."""
+    depth: str | None = "round"
+    """Where a re-solve stops: ``"round"`` (at the end of the current betting round, with
+    values from ``leaves`` at the public cards dealt next) or ``None`` (to the end of the
+    game; ``leaves`` unused). In a game with one betting round (Kuhn) the round's end is the
+    game's end: both are the same, and no leaf values are asked for."""
+    leaves: str = "oracle"
+    """Values at the depth limit: ``"oracle"`` (the rest of the game solved for the ranges
+    reaching the leaf) or ``"network"`` (a value network over public belief states)."""
+    iterations: int = 1000
+    """Iterations of each re-solve (and of the first solve from the root)."""
+    algorithm: str = "dcfr"
+    """The re-solves' CFR variant: ``"dcfr"`` (1.5, 0, 2) or ``"cfr+"``."""
+    oracle_mode: str = "joint"
+    """How ``leaves="oracle"`` solves the rest of the game below a leaf: ``"joint"`` (the rest
+    has its own regrets, updated in every pass of the trunk at the trunk's current reaches:
+    CFR on the whole subgame, converging at CFR's own rate) or ``"per-pass"`` (solved anew for
+    the current reaches in every pass, DeepStack's ideal value function and CFR-D's
+    subgame solves: exact leaf values, but the trunk converges only at CFR-D's O(1/sqrt(T)))."""
+    leaf_iterations: int = 200
+    """DCFR iterations of each per-pass solve of the rest (``oracle_mode="per-pass"``)."""
+    play: str = "average"
+    """Which strategy of a re-solve is played: ``"average"`` (CFR's average) or
+    ``"random-iteration"`` (ReBeL's rule, Brown et al. 2020: the current strategy of an
+    iteration drawn uniformly, the draw seeded by the agent's seed and the public state, so
+    that play and tabularisation draw the same one)."""
+    trunk: str = "solve"
+    """The agent's first action: ``"solve"`` (solve from the root of the game, depth-limited
+    as every re-solve) or ``"blueprint"`` (play a CFR+ blueprint of the whole game in the first
+    betting round and re-solve from the second round on)."""
+    blueprint_iterations: int = 1000
+    """CFR+ iterations of the blueprint (``trunk="blueprint"``)."""
+    network: str | None = None
+    """A value network checkpoint for ``leaves="network"`` (a file the value-net trainer
+    wrote); ``None`` trains one as the run's units."""
+    value_states: int = 40_000
+    """Public belief states the value network trains on (``leaves="network"``, no
+    ``network`` file)."""
+    value_validation_states: int = 2_000
+    """Held-out public belief states its validation error is measured on."""
+
+    def __post_init__(self) -> None:
+        choices = (("gadget", GADGETS), ("depth", DEPTHS), ("leaves", LEAVES),
+                   ("play", PLAY_RULES), ("trunk", TRUNKS), ("algorithm", ALGORITHMS),
+                   ("oracle_mode", ORACLES))
+        for name, allowed in choices:
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {list(allowed)}, not "
+                                  f"{getattr(self, name)!r}")
+        for name in ("iterations", "leaf_iterations", "blueprint_iterations", "value_states",
+                     "value_validation_states"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name} must be an int >= 1, not {value!r}")
+        if self.network is not None and self.leaves != "network":
+            raise ConfigError("network names a value net for leaves='network'; with "
+                              f"leaves={self.leaves!r} leave it out")

@@ -1,0 +1,134 @@
+"""Where the agent's depth-limited re-solves get their leaf values.
+
+* ``oracle``: the rest of the game below each leaf solved for the leaf's reaches, by the
+  value network's compiled batch solver (``pbs.LeafStates.solve_states``: DCFR on every leaf
+  of a call in one compiled loop, the best-response values of each hand against the other's
+  average, as ``pokerzoo.public.leaf_values.OracleLeaves`` gives them; the engine's own
+  ``OracleLeaves`` solves one leaf per ``PublicSolver`` and is several times slower per
+  iteration on Leduc, too slow for the hundreds of re-solves of a whole agent).
+* ``network``: ``value_net.NetworkLeaves`` over a trained ``ValueNet`` (torch; imported only
+  then).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.agents.resolver.pbs import LeafStates
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game
+
+
+class CompiledOracleLeaves:
+    """Exact leaf values up to ``iterations`` of DCFR per leaf (a ``LeafValues`` source).
+
+    Args:
+        game: the game whose subgames it values (a game with rounds: the Leduc family).
+        iterations: DCFR iterations of each leaf's solve.
+    """
+
+    def __init__(self, game: Game, iterations: int = 200) -> None:
+        self.states = LeafStates(game, leaves="round_end", iterations=iterations)
+        self.game = game
+        self.calls = 0
+        """Calls answered (each solves every leaf asked)."""
+
+    def values(self, subgame: Any, leaves: np.ndarray, reach0: np.ndarray,
+               reach1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' counterfactual values ``[L, H0]``, ``[L, H1]`` at ``leaves``."""
+        tree = self.states.tree
+        if subgame.small.game.name != self.game.name or (
+            subgame.small.tree.num_nodes != tree.num_nodes
+        ):
+            raise ConfigError(f"these oracle leaves solve {self.game.name}; the subgame is of "
+                              f"{subgame.small.game.name} with other parameters")
+        nodes = np.asarray(subgame.leaf_full_nodes)[np.asarray(leaves, dtype=np.int64)]
+        reach0 = np.asarray(reach0, dtype=np.float64)
+        reach1 = np.asarray(reach1, dtype=np.float64)
+        batch = self.states.solve_states(nodes, reach0, reach1)
+        self.calls += 1
+        pot = np.asarray(tree.pot)[nodes][:, None]
+        # solve_states normalises both ranges and reports values per pot: scale back to the
+        # counterfactual values of these reaches (linear in the opponent's mass).
+        mass = [np.where(self.states.blocked(p, nodes), 0.0, r).sum(axis=1, keepdims=True)
+                for p, r in enumerate((reach0, reach1))]
+        return batch.value0 * pot * mass[1], batch.value1 * pot * mass[0]
+
+
+class JointOracleLeaves:
+    """Exact leaf values by solving the rest of the game *with* the trunk (a ``LeafGame``).
+
+    Below each leaf the rest of the game has its own regrets and strategy sums; every pass of
+    the trunk's solver runs the same pass of the rest at the trunk's current reaches there
+    (CFR passes update the traverser's regrets below the leaf with the iteration's discounts),
+    and returns the values of the rest's current strategies (average ones, or the best
+    response, in measuring passes). Together the trunk and its rests are CFR on the whole
+    subgame, so the leaf values converge to the equilibrium values of the ranges the trunk
+    converges to, at the trunk's own rate: the depth-limited re-solve computes no more than a
+    full-depth one, and keeps its leaves (their values are what the next round's re-solve
+    starts from). One instance serves one re-solve; ``JointOracle.fresh`` makes them.
+    """
+
+    def __init__(self, oracle: JointOracle, config: Any) -> None:
+        self.oracle = oracle
+        self.config = config
+        self._solvers: dict[int, Any] = {}
+        self._passes = [0, 0]
+
+    def _solver(self, node: int) -> Any:
+        from pokerzoo.public.solver import PublicSolver
+
+        if node not in self._solvers:
+            self._solvers[node] = PublicSolver(self.oracle.rest(node), self.config)
+        return self._solvers[node]
+
+    def leaf_values(self, subgame: Any, leaves: np.ndarray, reach0: np.ndarray,
+                    reach1: np.ndarray, mode: str, traverser: int,
+                    weight: float) -> np.ndarray:
+        """``traverser``'s values ``[L, H_traverser]`` at ``leaves`` (see the class doc)."""
+        from pokerzoo.public import sweep_kernel as kernel
+        from pokerzoo.public.solver import discounts
+
+        codes = {"cfr": kernel.MODE_CFR, "average": kernel.MODE_AVERAGE,
+                 "best_response": kernel.MODE_BEST_RESPONSE}
+        if mode == "cfr":
+            self._passes[traverser] += 1
+            scalars = discounts(self.config, self._passes[traverser])
+        else:
+            scalars = (1.0, 1.0, False, 1.0, 0.0)
+        nodes = np.asarray(subgame.leaf_full_nodes)[np.asarray(leaves, dtype=np.int64)]
+        own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
+        out = np.zeros((nodes.size, own.shape[1]))
+        for row, node in enumerate(nodes.tolist()):
+            out[row] = self._solver(node)._call(
+                codes[mode], traverser, scalars, 0, np.array(own[row]), np.array(opp[row]),
+                update=mode == "cfr")[0]
+        return out
+
+
+class JointOracle:
+    """The rests of a game below its round-end chance nodes (cut once), for
+    ``JointOracleLeaves``."""
+
+    def __init__(self, game: Game) -> None:
+        from pokerzoo.public.depth_limit import full_tree
+
+        self.game = game
+        self.small = full_tree(game)
+        self._rests: dict[int, Any] = {}
+
+    def rest(self, node: int) -> Any:
+        """The public tree of the rest of the game below the whole tree's ``node``."""
+        from pokerzoo.public.depth_limit import cut_tree
+
+        if node not in self._rests:
+            full = self.small.tree
+            reach = (np.asarray(full.initial_reach[0]), np.asarray(full.initial_reach[1]))
+            self._rests[node] = cut_tree(full, node, reach, None)[0]
+        return self._rests[node]
+
+    def fresh(self, config: Any) -> JointOracleLeaves:
+        """Leaves for one re-solve (solved with ``config``, a ``SolverConfig``)."""
+        return JointOracleLeaves(self, config)
