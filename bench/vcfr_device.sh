@@ -8,6 +8,7 @@
 #   3 processes: the paired claim's envs 5..9 of vcfr and random-interaction at 10,000 rounds
 #                (20,000 hands; the runs are the same as the 20,000-round ones up to there)
 #   5 processes: the bonus grid at 2,500 rounds on 2 envs (bench/results/vcfr/bonus_grid_rounds2500)
+# Then bench/vcfr_paired.py pairs VCFR and random at 20,000 hands over envs 0..9 of both folders.
 # Everything under bench/results/vcfr (finished cells and saved partial ones) comes back as
 # $OUT/vcfr_results.tar.gz; unpack it in the checkout's root and run this again to go on:
 #   tar -xzf vcfr_results.tar.gz
@@ -34,5 +35,8 @@ python bench/vcfr_bonus_grid.py --game "$game" --reward-prior fixed --rounds "$g
     --envs 2 --jobs 5 --deadline-minutes "$minutes" --out "$results/bonus_grid_rounds$grid_rounds" \
     > "$OUT/bonus_grid.log" 2>&1 &
 wait
+python bench/vcfr_paired.py --game "$game" --hands $((2 * paired)) \
+    --folders "$results/fixed_rounds$rounds" "$results/fixed_rounds$paired" \
+    --out "$results/paired_information_gain.md" > "$OUT/paired_report.log" 2>&1
 tar -czf "$OUT/vcfr_results.tar.gz" "$results"
 grep -h -E "NashConv|stopped|FAILED|to do" "$OUT"/*.log | sort | uniq -c | sort -rn | head -40
