@@ -17,19 +17,35 @@ the paper's unit; ``--forced raise`` forces the other first action for compariso
     python bench/reproduce_bufp.py                      # the full run (several minutes)
     python bench/reproduce_bufp.py --iterations 2000    # a quick look
     python bench/reproduce_bufp.py --variant 5leduc_rlcard   # the paper's rules
+
+``--cfr sampled`` puts a sampled CFR stopped at the paper's 5.15 mb/h in CFR's place
+(``bufp_sampled.py``: external-sampling MCCFR, and RLCard's chance-sampling CFR on its
+observation-keyed information sets), one resumable results file per seed, BUFP(EF)/BUFP(X)
+loaded from the full run's ``--out`` folder:
+
+    python bench/reproduce_bufp.py --variant 5leduc_rlcard --out bench/results/bufp/policies
+    python bench/reproduce_bufp.py --variant 5leduc_rlcard --cfr sampled --seeds 5
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bufp_sampled import METHODS, recoveries, report, run_seed
+
 from pokerzoo import load_game
 from pokerzoo.agents.cfr.full_width import CFR
 from pokerzoo.agents.fictitious import FP_PRESETS, FictitiousPlaySolver
+from pokerzoo.atomic import write_atomically
 from pokerzoo.evaluation import exploitability, nash_conv
 from pokerzoo.evaluation.perfect import (
     force_first_action,
@@ -55,7 +71,23 @@ def main() -> None:
                         help="the action player 1 is forced to at its first decision")
     parser.add_argument("--variant", choices=sorted(LEDUC_VARIANTS), default="5leduc",
                         help="the Leduc variant (5leduc_rlcard: the paper's RLCard rules)")
+    parser.add_argument("--cfr", choices=["full", "sampled"], default="full",
+                        help="sampled: a sampled CFR stopped at --target in CFR's place")
+    parser.add_argument("--seeds", type=int, default=5, help="--cfr sampled: seeds per method")
+    parser.add_argument("--methods", default=",".join(METHODS))
+    parser.add_argument("--target", type=float, default=PAPER_EXPLOITABILITY["CFR"],
+                        help="mb/h at which a sampled CFR stops (the paper's CFR: 5.15)")
+    parser.add_argument("--check-every", type=int, default=None,
+                        help="iterations between exploitability checks (default per method)")
+    parser.add_argument("--cap", type=int, default=None, help="iteration cap per seed")
+    parser.add_argument("--policies", type=Path, default=Path("bench/results/bufp/policies"),
+                        help="--cfr sampled: the full run's --out folder (BUFP policies)")
+    parser.add_argument("--results", type=Path, default=Path("bench/results/bufp/sampled"))
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if args.cfr == "sampled":
+        sampled(args)
+        return
 
     game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
     # RLCard reports payoffs in big blinds; the antes games count antes (one chip).
@@ -72,7 +104,7 @@ def main() -> None:
     }
     policies = {}
     for name, solver in solvers.items():
-        path = f"{args.variant}_{name.lower().replace('(', '_').rstrip(')')}.npz"
+        path = _policy_file(args.variant, name)
         if args.load is not None:
             policies[name] = TabularPolicy.load(args.load / path)
             continue
@@ -134,6 +166,49 @@ def main() -> None:
     print(f"BUFP(EF) vs CFR: recovers {100 * recovered:.2f}% more as P1, secures "
           f"{100 * secured:.2f}% more as P2, mean {50 * (recovered + secured):.2f}% "
           "(paper: 52.87%, 44.20%, 48.53%)")
+
+
+def _policy_file(variant: str, name: str) -> str:
+    return f"{variant}_{name.lower().replace('(', '_').rstrip(')')}.npz"
+
+
+def _sampled_job(args: argparse.Namespace, job: tuple[str, int]) -> str:
+    game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
+    tree = build(game)
+    fixed = {n: TabularPolicy.load(args.policies / _policy_file(args.variant, n))
+             for n in ("BUFP(EF)", "BUFP(X)")}
+    run_seed(job[0], job[1], tree, fixed, game.chip_unit, args.target, args.results,
+             args.check_every, args.cap)
+    return f"{job[0]} seed {job[1]}"
+
+
+def sampled(args: argparse.Namespace) -> None:
+    """``--cfr sampled``: every (method, seed) without a results file, then the report."""
+    game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
+    tree = build(game)
+    names = ("CFR", "BUFP(EF)", "BUFP(X)")
+    files = {n: args.policies / _policy_file(args.variant, n) for n in names}
+    missing = [str(f) for f in files.values() if not f.exists()]
+    if missing:
+        raise SystemExit(f"missing {missing}: run the full run first with --variant "
+                         f"{args.variant} --out {args.policies}")
+    jobs = [(m, s) for m in args.methods.split(",") for s in range(args.seeds)
+            if not (args.results / f"{m}_seed{s}.json").exists()]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for done in pool.map(_sampled_job, [args] * len(jobs), jobs):
+            print(done, flush=True)
+    records = [json.loads((args.results / f"{m}_seed{s}.json").read_text())
+               for m in args.methods.split(",") for s in range(args.seeds)]
+    full_policies = {n: TabularPolicy.load(f) for n, f in files.items()}
+    full = recoveries(tree, full_policies, game.chip_unit)
+    full["exploitability_mbh"] = 1000.0 / game.chip_unit * exploitability(
+        tree, full_policies["CFR"])
+    full["iterations"] = 100_000
+    command = (f"python bench/reproduce_bufp.py --variant {args.variant} --cfr sampled "
+               f"--seeds {args.seeds}")
+    text = report(records, full, command)
+    write_atomically(args.results.parent / "sampled.md", text, what="BUFP report")
+    print(text)
 
 
 def _paper_table(names: list[str], m: np.ndarray, title: str) -> str:

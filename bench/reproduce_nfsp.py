@@ -10,12 +10,22 @@
    decision. UCT_3000 against itself with another seed is printed as the noise floor.
 
     python bench/reproduce_nfsp.py --hands 200000 --seeds 3 --positions 60
+
+``--paper`` runs the paper's own protocol instead (``nfsp_paper.py``: SGD 0.1 / 0.005, 50,000
+hands on RLCard's Leduc, Fig. 2a's curve against random, Tables 3-4's final matches), one
+process per (preset, seed), each writing its own results file under ``--out`` (skipped when
+present, so a stopped grid resumes); ``--report DIR`` turns those files into
+``bench/results/nfsp/paper_protocol.md`` and prints the rows for ``docs/reproductions.md``:
+
+    python bench/reproduce_nfsp.py --paper --seeds 18 --workers 16 --out $OUT/nfsp
+    python bench/reproduce_nfsp.py --report $OUT/nfsp
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,6 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_nfsp import BENCH_PARAMS
 from common import table
+from nfsp_paper import PRESETS as PAPER_PRESETS
+from nfsp_paper import Protocol
+from nfsp_paper_grid import run_grid, write_report
 
 from pokerzoo import load_game
 from pokerzoo.agents.nfsp.agent import NFSP
@@ -128,7 +141,8 @@ def uct_ablation(agent: NFSP, positions: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--hands", type=int, default=None,
+                        help="training hands (default 200,000; with --paper 50,000)")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--points", type=int, default=8)
     parser.add_argument("--deals", type=int, default=10_000, help="x2 seats = hands vs random")
@@ -136,14 +150,45 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--params", default=json.dumps(BENCH_PARAMS))
     parser.add_argument("--parts", default="efficiency,random,uct",
                         help="which experiments (without efficiency, one NFSP-PLT is trained)")
+    paper = parser.add_argument_group("the paper's protocol (--paper, --report)")
+    paper.add_argument("--paper", action="store_true",
+                       help="run the paper's protocol grid (--seeds runs per preset)")
+    paper.add_argument("--out", type=Path, default=Path("bench/results/nfsp/grid"),
+                       help="folder of the per-seed results files")
+    paper.add_argument("--report", type=Path, default=None, metavar="DIR",
+                       help="write the report of the seed files under DIR and stop")
+    paper.add_argument("--report-to", type=Path,
+                       default=Path("bench/results/nfsp/paper_protocol.md"))
+    paper.add_argument("--note", default="", help="a sentence for the report (where it ran)")
+    paper.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    paper.add_argument("--backend", choices=["ray", "pool"], default="ray",
+                       help="ray where installed (else a process pool)")
+    paper.add_argument("--presets", default=",".join(PAPER_PRESETS))
+    paper.add_argument("--eval-every", type=int, default=Protocol.eval_every)
+    paper.add_argument("--curve-deals", type=int, default=Protocol.curve_deals)
+    paper.add_argument("--final-hands", type=int, default=Protocol.final_hands)
+    paper.add_argument("--num-envs", type=int, default=Protocol.num_envs)
+    paper.add_argument("--opponents", type=Path, default=Path("bench/results/nfsp/opponents"),
+                       help="folder of the fixed opponents (trained there when missing)")
     args = parser.parse_args(argv)
+    if args.report is not None:
+        write_report(args.report, args.report_to, args.note)
+        return
+    if args.paper:
+        protocol = Protocol(hands=args.hands or Protocol.hands, eval_every=args.eval_every,
+                            curve_deals=args.curve_deals, final_hands=args.final_hands,
+                            num_envs=args.num_envs)
+        run_grid(args.out, args.presets.split(","), range(args.seeds), protocol, args.workers,
+                 args.backend, args.opponents)
+        return
     parts = set(args.parts.split(","))
     params = json.loads(args.params)
+    hands = args.hands or 200_000
     if "efficiency" in parts:
-        agents = sample_efficiency(args.hands, args.seeds, args.points, params)
+        agents = sample_efficiency(hands, args.seeds, args.points, params)
     else:
         agents = {"nfsp-plt": make_agent("nfsp-plt", load_game("leduc_holdem"), **params)}
-        agents["nfsp-plt"].iterate(args.hands)
+        agents["nfsp-plt"].iterate(hands)
     if "random" in parts:
         versus_random(agents, args.deals)
     if "uct" in parts and args.positions:
