@@ -1,14 +1,19 @@
 """Hold'em subgame solving: PioSOLVER's "3betpotFAST" flop spot and smaller spots, one run.
 
-Writes ``bench/results/subgame.md``: the flop spot's root equity, EVs and OOP's bet frequency,
-the time (solve only, exploitability checks excluded, and wall clock with them) and the peak
+Writes ``--out`` (default ``bench/results/subgame.md``): the flop spot's root equity, EVs and
+OOP's bet frequency, the time (solve only, exploitability checks excluded, and wall clock with
+them; also the CPU seconds of all threads, the honest measure on a shared machine) and the peak
 memory to 0.5 / 0.3 / 0.1% of the pot, beside the anchors of ../shared/ANCHORS.md; then the same
-ranges and sizes as a turn spot and a river spot solved to 0.1%. The flop solve stops at 0.1%
-or after ``--flop-seconds`` (what it reached is reported as such). ``--threads N`` sweeps the
-subtrees below the first chance cards on N threads; ``--no-isomorphism`` deals every card as
-its own subtree.
+ranges and sizes as a turn spot and a river spot solved to 0.1%, and, with ``--openspiel``
+(default, when ``bench/subgame_openspiel.py`` exists), its river section: OpenSpiel's
+``universal_poker`` beside ours. The flop solve stops at 0.1% or after ``--flop-seconds``
+(what it reached is reported as such). ``--threads N`` sweeps the subtrees below the first
+chance cards on N threads; ``--storage compressed`` keeps 16-bit regrets and sums;
+``--no-isomorphism`` deals every card as its own subtree; ``--no-small`` skips the turn and
+river spots.
 
-    python bench/bench_subgame.py [--flop-seconds 900] [--threads 2] [--out FILE]
+    python bench/bench_subgame.py [--flop-seconds 900] [--threads 2] [--storage f32]
+        [--out FILE] [--no-openspiel] [--no-small]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import table  # noqa: E402
+from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.public.holdem_spot import (  # noqa: E402
     HoldemSpot,
     SpotSolution,
@@ -55,30 +61,45 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
+def rss_gb() -> float:
+    """Resident memory of this process now (GiB; 0 where /proc is missing)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 2**20
+    except OSError:
+        pass
+    return 0.0
+
+
 def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
-                threads: int = 1) -> dict[str, Any]:
+                threads: int = 1, storage: str = "f32") -> dict[str, Any]:
     """Build and solve ``spot`` to 0.1% or ``seconds`` of solving; the times each target
-    was first reached (solve time without the checks, and wall time with them)."""
+    was first reached (solve time without the checks, wall time with them, and the CPU
+    seconds of the solve summed over threads)."""
+    rss_before = rss_gb()
     start = time.perf_counter()
     tree = build_spot_tree(spot)
     build_s = time.perf_counter() - start
-    solver = PublicSolver(tree, threads=threads)
-    solve_s = 0.0
+    solver = PublicSolver(tree, threads=threads, storage=storage)
+    solve_s = cpu_s = 0.0
     wall0 = time.perf_counter()
-    reached: dict[float, tuple[int, float, float]] = {}
+    reached: dict[float, tuple[int, float, float, float]] = {}
     history = []
     pct = float("inf")
     while solve_s < seconds:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         solver.iterate(check_every)
         solve_s += time.perf_counter() - t
+        cpu_s += time.process_time() - c
         pct = solver.exploitability_pct()
         history.append((solver.iterations, solve_s, pct))
-        print(f"  {spot.board}: {solver.iterations} it, {solve_s:.1f} s, {pct:.4f}% pot",
-              flush=True)
+        print(f"  {spot.board}: {solver.iterations} it, {solve_s:.1f} s ({cpu_s:.1f} cpu s), "
+              f"{pct:.4f}% pot", flush=True)
         for target in TARGETS:
             if pct <= target and target not in reached:
-                reached[target] = (solver.iterations, solve_s, time.perf_counter() - wall0)
+                reached[target] = (solver.iterations, solve_s, time.perf_counter() - wall0,
+                                   cpu_s)
         if pct <= min(TARGETS):
             break
     solution = SpotSolution(spot, tree, solver, solver.iterations, solve_s, pct, history)
@@ -87,8 +108,8 @@ def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
     bet = sum(f for a, f in freqs.items() if a != "check")
     return {
         "spot": spot, "tree": tree.summary(), "threads": threads, "build_s": build_s,
-        "reached": reached,
-        "pct": pct, "iterations": solver.iterations, "solve_s": solve_s,
+        "reached": reached, "storage": storage, "rss_before_gb": rss_before,
+        "pct": pct, "iterations": solver.iterations, "solve_s": solve_s, "cpu_s": cpu_s,
         "equity": spot_equity(tree)[1], "ev": ev, "bet_oop": bet, "freqs": freqs,
         "memory_estimate_gb": solver.memory_bytes / 2**30, "peak_rss_gb": peak_rss_gb(),
         "history": history,
@@ -99,10 +120,10 @@ def rows_for(result: dict[str, Any]) -> list[list[object]]:
     rows: list[list[object]] = []
     for target in TARGETS:
         if target in result["reached"]:
-            it, solve_s, wall_s = result["reached"][target]
-            rows.append([f"{target}%", it, f"{solve_s:.1f}", f"{wall_s:.1f}"])
+            it, solve_s, wall_s, cpu_s = result["reached"][target]
+            rows.append([f"{target}%", it, f"{solve_s:.1f}", f"{wall_s:.1f}", f"{cpu_s:.1f}"])
         else:
-            rows.append([f"{target}%", "not reached", "-", "-"])
+            rows.append([f"{target}%", "not reached", "-", "-", "-"])
     return rows
 
 
@@ -117,13 +138,17 @@ def describe(name: str, result: dict[str, Any]) -> list[str]:
         f"chance, {tree['fold'] + tree['showdown']:,} terminals), hands OOP {tree['hands_0']} / "
         f"IP {tree['hands_1']}, {tree['storage']:,} storage entries; built in "
         f"{result['build_s']:.1f} s. Solver memory estimate {result['memory_estimate_gb']:.2f} "
-        f"GiB (f32); peak resident memory of the run so far {result['peak_rss_gb']:.2f} GiB.",
+        f"GiB ({result['storage']}); peak resident memory of the run so far "
+        f"{result['peak_rss_gb']:.2f} GiB ({result['peak_rss_gb'] * 2**30 / 1e9:.2f} GB; the "
+        f"process held {result['rss_before_gb']:.2f} GiB before building this spot).",
         "",
         table(["target (% pot)", "iterations", f"solve s ({result['threads']} thread(s))",
-               "wall s (with checks)"],
+               "wall s (with checks)", "solve cpu s (all threads)"],
               rows_for(result)),
         "",
-        f"After {result['iterations']} iterations ({result['solve_s']:.1f} s of solving): "
+        f"After {result['iterations']} iterations ({result['solve_s']:.1f} s of solving, "
+        f"{result['solve_s'] / max(result['iterations'], 1):.2f} s and "
+        f"{result['cpu_s'] / max(result['iterations'], 1):.2f} cpu s per iteration): "
         f"exploitability {result['pct']:.4f}% of the pot; root equity OOP "
         f"{100 * eq[0]:.3f}% / IP {100 * eq[1]:.3f}%; EV OOP {ev[0]:.2f} / IP {ev[1]:.2f}; "
         "OOP at the root: " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in result["freqs"].items())
@@ -147,8 +172,9 @@ def verdict(flop: dict[str, Any]) -> list[str]:
     if 0.5 in flop["reached"]:
         t05 = flop["reached"][0.5][1]
         lines.append(
-            f"- Speed: {t05:.0f} s to 0.5% on {flop['threads']} thread(s) of a shared 2-core "
-            f"machine, against the target of 60 s on 2 cores ("
+            f"- Speed: {t05:.0f} s to 0.5% on {flop['threads']} thread(s) of "
+            f"{os.cpu_count()} cores (wall clock; {flop['reached'][0.5][3]:.0f} cpu s), "
+            f"against the target of 60 s on 2 cores ("
             + ("met" if t05 <= 60 else f"missed, {t05 / 60:.0f}x") + "); postflop-solver's "
             f"20.0 s on 6 threads is 120 thread-seconds, so we are about "
             f"{t05 * flop['threads'] / 120:.1f}x its time per core."
@@ -157,12 +183,27 @@ def verdict(flop: dict[str, Any]) -> list[str]:
         lines.append("- Speed: 0.5% was not reached in the time given (target 60 s on 2 cores).")
     lines.append(
         f"- Memory: peak resident {flop['peak_rss_gb']:.2f} GiB (solver estimate "
-        f"{flop['memory_estimate_gb']:.2f} GiB f32) against the target of 1.3 GB in f32 "
-        "(" + ("met" if flop["peak_rss_gb"] <= 1.3 else "missed") + "; 16-bit storage "
-        "halves the regrets and sums but was not timed here)."
+        f"{flop['memory_estimate_gb']:.2f} GiB {flop['storage']}) against the target of 1.3 GB "
+        "in f32 (" + ("met" if flop["peak_rss_gb"] * 2**30 / 1e9 <= 1.3 else "missed")
+        + (f"; this run's storage: {flop['storage']}" if flop["storage"] != "f32" else "")
+        + "; postflop-solver's anchors: 1.27 GB f32, 0.68 GB 16-bit)."
     )
     lines.append("")
     return lines
+
+
+def openspiel_lines(enabled: bool) -> list[str]:
+    """The OpenSpiel river section of ``bench/subgame_openspiel.py`` (when it exists and
+    ``enabled``), else one line saying why it is absent."""
+    if not enabled:
+        return ["## OpenSpiel's universal_poker beside ours", "",
+                "Not run in this run (--no-openspiel).", ""]
+    try:
+        from bench.subgame_openspiel import openspiel_river_section
+    except ImportError as error:
+        return ["## OpenSpiel's universal_poker beside ours", "",
+                f"Not run: bench/subgame_openspiel.py could not be imported ({error}).", ""]
+    return [*openspiel_river_section(), ""]
 
 
 def main() -> None:
@@ -172,31 +213,55 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "subgame.md"))
     parser.add_argument("--threads", type=int, default=1,
                         help="solver threads (subtrees below the first chance cards)")
+    parser.add_argument("--storage", choices=("f32", "compressed"), default="f32",
+                        help="regrets and strategy sums in float32 or 16-bit codes")
     parser.add_argument("--no-isomorphism", action="store_true",
                         help="deal every card as its own subtree (no suit isomorphism)")
+    parser.add_argument("--no-small", action="store_true",
+                        help="skip the turn and river spots")
+    parser.add_argument("--openspiel", action=argparse.BooleanOptionalAction, default=True,
+                        help="add bench/subgame_openspiel.py's river section")
     args = parser.parse_args()
-    print("compiling the kernels on a small spot", flush=True)
+    print("compiling the kernels on a small spot (cached on disk after the first run)",
+          flush=True)
     t = time.perf_counter()
     solve_spot(HoldemSpot("QsJh2h8c3d", 100, 150, "AA,KK", "QQ,JJ", river_sizes=("50%", "a")),
-               max_iterations=2)
+               max_iterations=2, storage=args.storage)
     compile_s = time.perf_counter() - t
     base = HoldemSpot.from_toml(SPOT)
     fields = {**base.to_dict(), "suit_isomorphism": not args.no_isomorphism}
     base = HoldemSpot(**fields)
-    river = solve_timed(HoldemSpot(**{**fields, "board": "QsJh2h8c3d"}), args.small_seconds, 10,
-                        args.threads)
-    turn = solve_timed(HoldemSpot(**{**fields, "board": "QsJh2h8c"}), args.small_seconds, 10,
-                       args.threads)
-    flop = solve_timed(base, args.flop_seconds, 10, args.threads)
+    small = []
+    if not args.no_small:
+        for name, board in (("River", "QsJh2h8c3d"), ("Turn", "QsJh2h8c")):
+            result = solve_timed(HoldemSpot(**{**fields, "board": board}), args.small_seconds,
+                                 10, args.threads, args.storage)
+            small = [*describe(name, result), *small]
+    flop = solve_timed(base, args.flop_seconds, 10, args.threads, args.storage)
+    head, tail = report(args, compile_s, flop, small)
+    write(args.out, head + tail)
+    print(f"wrote {args.out}", flush=True)
+    if args.openspiel:
+        write(args.out, head + openspiel_lines(True) + tail)
+        print(f"wrote {args.out} with the OpenSpiel section", flush=True)
 
+
+def write(path: str, lines: list[str]) -> None:
+    write_atomically(Path(path), "\n".join(lines).encode())
+
+
+def report(args: argparse.Namespace, compile_s: float, flop: dict[str, Any],
+           small: list[str]) -> tuple[list[str], list[str]]:
+    """The results file's lines: before the OpenSpiel section, and after it."""
     eq, ev = flop["equity"], flop["ev"]
-    out = [
+    head = [
         "# Hold'em subgame solving (bench/bench_subgame.py)",
         "",
-        f"Machine: {cpu_name()}, {os.cpu_count()} cores (shared with other jobs during this "
-        f"run), Python {platform.python_version()}; {args.threads} solver thread(s); suit "
-        f"isomorphism {'off' if args.no_isomorphism else 'on'}. Kernel compilation before "
-        f"timing: {compile_s:.1f} s.",
+        f"Machine: {cpu_name()}, {os.cpu_count()} cores (possibly shared with other jobs "
+        f"during this run: compare the cpu seconds), Python {platform.python_version()}; "
+        f"{args.threads} solver thread(s); {args.storage} storage; suit isomorphism "
+        f"{'off' if args.no_isomorphism else 'on'}. Kernel compilation (or loading it from "
+        f"numba's cache) before timing: {compile_s:.1f} s.",
         "",
         "## PioSOLVER's 3betpotFAST (configs/spots/pio_3betpotfast.toml)",
         "",
@@ -223,28 +288,25 @@ def main() -> None:
         "",
         *describe("Flop (the benchmark spot)", flop),
         *verdict(flop),
-        "## The same ranges and sizes from the turn and the river",
-        "",
-        "Not the benchmark (the pot and ranges are the flop's, not what reaches the turn); a "
-        "full solve of a smaller tree with the same kernels.",
-        "",
-        *describe("Turn", turn),
-        *describe("River", river),
+    ]
+    if small:
+        head += [
+            "## The same ranges and sizes from the turn and the river",
+            "",
+            "Not the benchmark (the pot and ranges are the flop's, not what reaches the turn); "
+            "a full solve of a smaller tree with the same kernels.",
+            "",
+            *small,
+        ]
+    tail = [
         "## What is missing",
         "",
-        "- One run measures one thread count and one isomorphism setting (flags "
-        "--threads, --no-isomorphism).",
-        "- OpenSpiel's universal_poker river comparison: not run. Its subgame mode "
-        "(``potSize``, ``boardCards``, ``handReaches``) deals both hands at one chance node of "
-        "all 1,624,350 hand pairs, zero-reach pairs included "
-        "(``DistributeHandCardsInSubgame``), so even a 20-node river tree is about 30 million "
-        "histories per traversal; the river spot is instead checked pair by pair against our "
-        "own hold'em ``State`` rules in tests/public/test_holdem_spot.py (1e-6).",
-        "- No GPU was lent to this task, so nothing is said about a batched torch sweep.",
+        "- One run measures one thread count, one storage and one isomorphism setting (flags "
+        "--threads, --storage, --no-isomorphism).",
+        "- No GPU code: a batched torch form of the sweep is not written.",
         "",
     ]
-    Path(args.out).write_text("\n".join(out))
-    print(f"wrote {args.out}")
+    return head, tail
 
 
 if __name__ == "__main__":

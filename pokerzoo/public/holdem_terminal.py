@@ -225,35 +225,116 @@ def strength_order(strength: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def holdem_terminal_kernel(
-    node: int, player: int, opp_reach: np.ndarray, out: np.ndarray, data: tuple
-) -> None:
-    """The compiled form of :meth:`HoldemTerminals.values` (``data`` from ``compiled()``)."""
-    (kind, folder, contrib, board_of, masks, tdata, h0, h1, same0, same1, str0, str1, ord0,
-     ord1, cnt0, cnt1) = data
+def _fold_pass(cnt, idx, cards, same, ocnt, oidx, ocards, opp_reach, scale, sums, out):
+    """``out[idx[k]] = scale x`` the opponent's reach over hands sharing no card with hand
+    ``idx[k]`` (``fold_reach`` over the board's unblocked hands)."""
+    sums[:] = 0.0
+    total = 0.0
+    for k in range(ocnt):
+        r = opp_reach[oidx[k]]
+        total += r
+        sums[ocards[k, 0]] += r
+        sums[ocards[k, 1]] += r
+    for k in range(cnt):
+        i = idx[k]
+        v = total - sums[cards[k, 0]] - sums[cards[k, 1]]
+        s = same[i]
+        if s >= 0:
+            v += opp_reach[s]
+        out[i] = scale * v
+
+
+@numba.njit(cache=True, nogil=True)
+def _sorted_sweeps(cnt, idx, strn, cards, ocnt, ostr, ocards, sorted_reach, win, lose, sums,
+                   out):
+    """``out[idx[k]] += win x W + lose x L``: W / L the opponent's reach (``sorted_reach``, in
+    the opponent's strength order) over compatible hands strictly weaker / stronger."""
+    sums[:] = 0.0
+    total = 0.0
+    j = 0
+    for k in range(cnt):
+        s = strn[k]
+        while j < ocnt and ostr[j] < s:
+            r = sorted_reach[j]
+            total += r
+            sums[ocards[j, 0]] += r
+            sums[ocards[j, 1]] += r
+            j += 1
+        out[idx[k]] += win * (total - sums[cards[k, 0]] - sums[cards[k, 1]])
+    sums[:] = 0.0
+    total = 0.0
+    j = ocnt - 1
+    for k in range(cnt - 1, -1, -1):
+        s = strn[k]
+        while j >= 0 and ostr[j] > s:
+            r = sorted_reach[j]
+            total += r
+            sums[ocards[j, 0]] += r
+            sums[ocards[j, 1]] += r
+            j -= 1
+        out[idx[k]] += lose * (total - sums[cards[k, 0]] - sums[cards[k, 1]])
+
+
+@numba.njit(cache=True, nogil=True)
+def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
+    """:meth:`HoldemTerminals.values` on the compiled tables of ``compiled()`` (``data``), with
+    ``scratch`` a float64 array of at least ``52 + H_opponent`` entries (nothing allocated).
+
+    Per board of the tree, each player's hands not blocked by it are listed with their cards,
+    in hand order (folds: the sums come out bit for bit as ``fold_reach``'s) and, on five-card
+    boards, in increasing strength (showdowns), so both read their hands in sequence. No
+    branch on the reach: sparse reaches would defeat the branch predictor."""
+    (kind, folder, contrib, board_of, same0, same1, cnt0, cnt1, fidx0, fidx1, fcards0, fcards1,
+     sidx0, sidx1, sstr0, sstr1, scards0, scards1) = data
     opp = 1 - player
     mine = contrib[node, player]
     theirs = contrib[node, opp]
-    mask = masks[board_of[node]]
+    b = board_of[node]
     if player == 0:
-        hands, same, opp_hands = h0, same0, h1
+        same, cnt, fidx, fcards, sidx, sstr, scards = (same0, cnt0[b], fidx0[b], fcards0[b],
+                                                       sidx0[b], sstr0[b], scards0[b])
+        ocnt, ofidx, ofcards, osidx, osstr, oscards = (cnt1[b], fidx1[b], fcards1[b], sidx1[b],
+                                                       sstr1[b], scards1[b])
     else:
-        hands, same, opp_hands = h1, same1, h0
+        same, cnt, fidx, fcards, sidx, sstr, scards = (same1, cnt1[b], fidx1[b], fcards1[b],
+                                                       sidx1[b], sstr1[b], scards1[b])
+        ocnt, ofidx, ofcards, osidx, osstr, oscards = (cnt0[b], fidx0[b], fcards0[b], sidx0[b],
+                                                       sstr0[b], scards0[b])
+    out[:] = 0.0
+    sums = scratch[:NUM_CARDS]
     if kind[node] == 2:  # FOLD
-        fold_reach(hands, same, opp_hands, opp_reach, mask, out)
         scale = theirs if folder[node] == opp else -mine
-        for i in range(out.shape[0]):
-            out[i] *= scale
+        _fold_pass(cnt, fidx, fcards, same, ocnt, ofidx, ofcards, opp_reach, scale, sums, out)
         return
-    t = tdata[node]
-    if player == 0:
-        order, strength = ord0[t, :cnt0[t]], str0[t]
-        opp_order, opp_strength = ord1[t, :cnt1[t]], str1[t]
-    else:
-        order, strength = ord1[t, :cnt1[t]], str1[t]
-        opp_order, opp_strength = ord0[t, :cnt0[t]], str0[t]
-    showdown_values(hands, same, order, strength, opp_hands, opp_order, opp_strength, opp_reach,
-                    mask, theirs, -mine, (theirs - mine) / 2.0, out)
+    tie = (theirs - mine) / 2.0
+    if tie != 0.0:
+        _fold_pass(cnt, fidx, fcards, same, ocnt, ofidx, ofcards, opp_reach, tie, sums, out)
+    # Compacting the nonzero reaches first was tried: slower (the merge's comparisons and
+    # the own hands dominate), so the zeros are added like any reach.
+    sorted_reach = scratch[NUM_CARDS:NUM_CARDS + ocnt]
+    for j in range(ocnt):
+        sorted_reach[j] = opp_reach[osidx[j]]
+    _sorted_sweeps(cnt, sidx, sstr, scards, ocnt, osstr, oscards, sorted_reach, theirs - tie,
+                   -mine - tie, sums, out)
+
+
+@numba.njit(cache=True, nogil=True)
+def holdem_terminal_kernel(
+    node: int, player: int, opp_reach: np.ndarray, out: np.ndarray, data: tuple
+) -> None:
+    """The compiled form of :meth:`HoldemTerminals.values` (``data`` from ``compiled()``);
+    allocates its scratch (the solver's own sweep passes one instead)."""
+    scratch = np.empty(NUM_CARDS + max(data[4].shape[0], data[5].shape[0]))
+    holdem_terminal_values(node, player, opp_reach, out, data, scratch)
+
+
+def empty_tables() -> tuple[Any, ...]:
+    """A ``compiled()`` data tuple of no tree (the typed placeholder of trees without hold'em
+    terminals in ``sweep_kernel.sweep_cached``)."""
+    i8, i64 = np.zeros(0, np.int8), np.zeros(0, np.int64)
+    i32, cards = np.zeros((0, 0), np.int32), np.zeros((0, 0, 2), np.uint8)
+    return (i8, i8, np.zeros((0, 2)), i64, i64, i64, i64, i64, i32, i32, cards, cards, i32, i32,
+            i32, i32, cards, cards)
 
 
 class HoldemTerminals:
@@ -363,29 +444,42 @@ class HoldemTerminals:
             raise ConfigError("HoldemTerminals.compiled() needs the tree (or attach(tree))")
         if self._data is None or self._data_tree is not tree:
             self._data_tree = tree
-            masks = np.stack([board_mask(row) for row in tree.boards])
-            tables = []
-            for p in range(2):
-                h = self.hands[p].shape[0]
-                t = max(len(self._strength), 1)
-                strength = np.full((t, h), -1, dtype=np.int32)
-                order = np.zeros((t, h), dtype=np.int64)
-                count = np.zeros(t, dtype=np.int64)
-                for i, (st, od) in enumerate(zip(self._strength, self._order)):
-                    strength[i] = st[p]
-                    order[i, :len(od[p])] = od[p]
-                    count[i] = len(od[p])
-                tables.append((strength, order, count))
-            self._data = (
-                np.asarray(tree.kind, dtype=np.int8), np.asarray(tree.folder, dtype=np.int8),
-                np.ascontiguousarray(tree.contrib, dtype=np.float64),
-                np.asarray(tree.board, dtype=np.int64), masks,
-                np.asarray(tree.terminal_data, dtype=np.int64),
-                self.hands[0], self.hands[1], self.same[0], self.same[1],
-                tables[0][0], tables[1][0], tables[0][1], tables[1][1],
-                tables[0][2], tables[1][2],
-            )
+            self._data = self._tables(tree)
         return holdem_terminal_kernel, self._data
+
+    def _tables(self, tree: PublicTree) -> tuple[Any, ...]:
+        """``compiled()``'s data: per board of ``tree`` and player, the count of hands the
+        board does not block, those hands in hand order (``fidx``) and, on five-card boards, in
+        increasing strength (``sidx``, with ``sstr`` their strengths), each with its cards."""
+        num_boards = tree.boards.shape[0]
+        tables = []
+        for p in range(2):
+            hands = self.hands[p]
+            size = hands.shape[0]
+            fidx = np.zeros((num_boards, size), dtype=np.int32)
+            sidx = np.zeros((num_boards, size), dtype=np.int32)
+            sstr = np.zeros((num_boards, size), dtype=np.int32)
+            count = np.zeros(num_boards, dtype=np.int64)
+            for b, row in enumerate(tree.boards):
+                cards = [int(c) for c in row if c >= 0]
+                mask = board_mask(cards)
+                free = np.flatnonzero(~(mask[hands[:, 0]] | mask[hands[:, 1]]))
+                fidx[b, :free.size] = free
+                count[b] = free.size
+                if len(cards) == 5:
+                    st = self._strength[self.showdown_board(cards)][p]
+                    ordered = free[np.argsort(st[free], kind="stable")]
+                    sidx[b, :free.size] = ordered
+                    sstr[b, :free.size] = st[ordered]
+            tables.append((count, fidx, hands[fidx].astype(np.uint8), sidx, sstr,
+                           hands[sidx].astype(np.uint8)))
+        (c0, f0, fc0, s0, st0, sc0), (c1, f1, fc1, s1, st1, sc1) = tables
+        return (
+            np.asarray(tree.kind, dtype=np.int8), np.asarray(tree.folder, dtype=np.int8),
+            np.ascontiguousarray(tree.contrib, dtype=np.float64),
+            np.asarray(tree.board, dtype=np.int64), self.same[0], self.same[1], c0, c1, f0, f1,
+            fc0, fc1, s0, s1, st0, st1, sc0, sc1,
+        )
 
     def _mask(self, tree: PublicTree, node: int) -> np.ndarray:
         b = int(tree.board[node])

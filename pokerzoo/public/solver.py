@@ -25,6 +25,8 @@ refused over ``max_memory_bytes`` (``TreeTooLargeError``).
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import math
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -35,12 +37,16 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public import sweep_kernel as kernel
+from pokerzoo.public.holdem_terminal import empty_tables, holdem_terminal_kernel
 from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 
 ALGORITHMS = ("cfr+", "dcfr", "postflop")
 STORAGES = ("f32", "compressed")
-NODE_BYTES = 85
-"""Bytes of the tree's per-node arrays (kinds, links, pots, contributions, offsets, ...)."""
+NODE_BYTES = 130
+"""Bytes per node of the tree's arrays (kind 1, player 1, parent 8, depth 4, links 12, label
+4, pot 8, contributions 16, board 4, chance card and weight 10, folder 1, terminal data 8,
+offset 8, isomorphism 12) and of the solver's and terminals' per-node copies (lock offset 8,
+chance index 8, subtree cost 8, the board as int64 8)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,10 @@ def estimate_memory(
     """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
     (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
     strategies, and the per-depth buffers of each thread's sweep. Callable before the tree
-    exists."""
+    exists. Not in it: the process itself (Python, numpy, numba and the compiled code: about
+    0.1 GiB), a hold'em tree's terminal tables (16 bytes per hand and board) and what building
+    the tree held at its peak (the solver returns what the build freed to the system before
+    it allocates)."""
     if storage not in STORAGES:
         raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
     per_entry = 8 if storage == "f32" else 4
@@ -174,6 +183,9 @@ class PublicSolver:
     iterations: int
     _kernel: Any
     _data: tuple[Any, ...]
+    _terminal_kind: int | None
+    _typed_data: tuple[Any, Any]
+    _task_cost: np.ndarray
     _frontier: np.ndarray
     _chance_index: np.ndarray
 
@@ -207,10 +219,13 @@ class PublicSolver:
         self._allocate(locked_entries)
         self.iterations = 0
         self._kernel, self._data = tree.terminals.compiled(tree)
+        self._terminal_kind, self._typed_data = _known_terminals(self._kernel, self._data)
         self._frontier, self._chance_index = _frontier(tree)
+        self._task_cost = _subtree_cost(tree) if self.config.threads > 1 else np.zeros(0)
         self._pool: ThreadPoolExecutor | None = None
 
     def _allocate(self, locked_entries: int) -> None:
+        _release_freed_memory()
         tree, size = self.tree, self.tree.storage_size
         compressed = self.config.storage == "compressed"
         self.regrets = np.zeros(0 if compressed else size, dtype=np.float32)
@@ -248,16 +263,18 @@ class PublicSolver:
         if fronts is None:
             fronts = (np.zeros((0, ht)), np.zeros((0, ho)), np.zeros((0, ht)))
         pos, neg, floor, sum_discount, sum_weight = scalars
-        values = kernel.sweep(
-            mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
-            tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
-            tree.card_masks[other], own, opp, self.config.storage == "compressed",
-            self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-            self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
-            self.max_depth, self.max_actions, record, *rec, self._kernel, self._data,
-            start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
-            *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_perm[trav],
-        )
+        head = (mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
+                tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
+                tree.card_masks[other], own, opp, self.config.storage == "compressed",
+                self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
+                self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
+                self.max_depth, self.max_actions, record, *rec)
+        tail = (start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
+                *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_perm[trav])
+        if self._terminal_kind is None:
+            values = kernel.sweep(*head, self._kernel, self._data, *tail)
+        else:
+            values = kernel.sweep_cached(*head, self._terminal_kind, *self._typed_data, *tail)
         return values, rec
 
     def _parallel(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
@@ -285,7 +302,11 @@ class PublicSolver:
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.config.threads)
-        for (i, c), values in zip(tasks, self._pool.map(run, tasks), strict=True):
+        # The largest subtrees go first (longest-processing-time order, so no thread is left
+        # with a big one at the end); the values are summed in child order all the same.
+        by_size = sorted(tasks, key=lambda task: -self._task_cost[task[1]])
+        done = dict(zip(by_size, self._pool.map(run, by_size), strict=True))
+        for (i, c), values in ((task, done[task]) for task in tasks):
             card = int(tree.chance_card[c])
             weight = tree.chance_weight[c]
             fronts[2][i] += weight * (values * keep_own[card])
@@ -371,12 +392,53 @@ class PublicSolver:
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
+def _release_freed_memory() -> None:
+    """Collect garbage and hand the C heap's free pages back to the system (glibc's
+    ``malloc_trim``), so that a tree build's freed temporaries do not stay resident under the
+    solver's storage. A no-op where the C library has no ``malloc_trim``."""
+    gc.collect()
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):
+        pass
+
+
 def _size(num_bytes: int) -> str:
     """``num_bytes`` in GiB, MiB or KiB, whichever reads best."""
     for unit, scale in (("GiB", 2**30), ("MiB", 2**20)):
         if num_bytes >= scale:
             return f"{num_bytes / scale:.2f} {unit}"
     return f"{num_bytes / 2**10:.1f} KiB"
+
+
+def _known_terminals(
+    term: Any, data: tuple[Any, ...]
+) -> tuple[int | None, tuple[Any, Any]]:
+    """For the terminal kernels this package ships, their kind and ``(dense, holdem)`` data
+    as ``sweep_kernel.sweep_cached`` takes them (the other one an empty placeholder of the
+    same types), so the cached sweep serves them; ``(None, ...)`` for any other kernel."""
+    empty_dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64))
+    if term is kernel.dense_terminal_kernel:
+        payoffs, index = data
+        dense = (np.ascontiguousarray(payoffs, dtype=np.float64),
+                 np.ascontiguousarray(index, dtype=np.int64))
+        return kernel.TERMINAL_DENSE, (dense, empty_tables())
+    if term is holdem_terminal_kernel:
+        return kernel.TERMINAL_HOLDEM, (empty_dense, data)
+    return None, (empty_dense, empty_tables())
+
+
+def _subtree_cost(tree: PublicTree) -> np.ndarray:
+    """Per node, the work of a sweep below it: the storage entries of its decisions plus both
+    players' hands at each terminal (summed from the deepest level up)."""
+    hands = np.array([tree.num_hands(0), tree.num_hands(1)], dtype=np.float64)
+    cost = np.where(tree.kind == DECISION,
+                    tree.num_children * hands[np.maximum(tree.player, 0)], 0.0)
+    cost = cost + np.where(tree.kind >= 2, hands.sum(), 0.0)
+    for level in range(int(tree.depth.max()), 0, -1):
+        nodes = np.flatnonzero(tree.depth == level)
+        np.add.at(cost, tree.parent[nodes], cost[nodes])
+    return cost
 
 
 def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:

@@ -16,8 +16,14 @@ Terminal values come from the tree's compiled terminal kernel (``CompiledTermina
 as ``kernel(node, player, opp_reach, out, data)``. ``record_node`` copies both reaches, the
 node's values and its per-action values (traverser's nodes) out when the sweep passes it.
 
-Compiling ``sweep`` takes a few seconds once per process (see the note above it); the helpers
-it calls are cached.
+Two entry points share one body (``_walker``): ``sweep`` takes any terminal kernel as an
+argument (compiled once per process and kernel: numba cannot cache a function typed by a
+dispatcher), ``sweep_cached`` dispatches the two kinds this package ships (``TERMINAL_DENSE``,
+``TERMINAL_HOLDEM``) on typed data and is cached on disk, so a new process starts solving at
+once. What makes a pass fast: reaches kept by reference (only the acting player's is copied),
+the opponent's strategy and the terminals skipped where its reach is all zero (and whole
+subtrees where nothing below is updated or recorded), loops over hands innermost, and hold'em
+terminals that read per-board hand tables in sequence without allocating.
 
 Storage: float32 ``regrets`` / ``sums`` with ``offset[n]`` per decision node, or, compressed,
 int16 regrets and uint16 strategy sums with one float32 scale per node (the largest magnitude
@@ -26,10 +32,15 @@ maps to the largest code; postflop-solver's 16-bit storage).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
+from pokerzoo.public.holdem_terminal import NUM_CARDS, holdem_terminal_values
+
 MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE = 0, 1, 2
+TERMINAL_DENSE, TERMINAL_HOLDEM = 0, 1
 DECISION, CHANCE = 0, 1
 _I16 = 32767.0
 _U16 = 65535.0
@@ -133,8 +144,266 @@ def _update(n, hands, actions, strat, act, value, own, offset, compressed, regre
             sums[base + i] = work[i]
 
 
+
+@numba.njit(cache=True, nogil=True)
+def _positive(table, row, scale, q_hands, out, total):
+    """``out[h] = max(table[row + h] x scale, 0)``, added into ``total[h]``."""
+    for h in range(q_hands):
+        x = table[row + h] * scale
+        x = x if x > 0.0 else 0.0
+        out[h] = x
+        total[h] += x
+
+
+@numba.njit(cache=True, nogil=True)
+def _matched(n, q_hands, actions, use_average, offset, compressed, regrets, sums, regrets16,
+             sums16, rscale, sscale, lock_offset, lock_values, total, out):
+    """``node_strategy`` with the loops over hands innermost (contiguous, vectorisable) and
+    ``total[:q_hands]`` as scratch: the same numbers."""
+    if lock_offset[n] >= 0:
+        base = lock_offset[n]
+        for a in range(actions):
+            for h in range(q_hands):
+                out[a, h] = lock_values[base + a * q_hands + h]
+        return
+    base = offset[n]
+    for h in range(q_hands):
+        total[h] = 0.0
+    for a in range(actions):
+        row = base + a * q_hands
+        if not compressed:
+            _positive(sums if use_average else regrets, row, 1.0, q_hands, out[a], total)
+        elif use_average:
+            _positive(sums16, row, sscale[n], q_hands, out[a], total)
+        else:
+            _positive(regrets16, row, rscale[n], q_hands, out[a], total)
+    uniform = 1.0 / actions
+    for a in range(actions):
+        for h in range(q_hands):
+            out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
+
+
+@numba.njit(cache=True, nogil=True)
+def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
+                floor, sum_discount, sum_weight):
+    """``_update`` for float32 storage in one pass (no scratch)."""
+    base = offset[n]
+    for a in range(actions):
+        row = base + a * hands
+        for h in range(hands):
+            r = np.float64(regrets[row + h])
+            r = r * (pos if r > 0.0 else neg) + act[a, h] - value[h]
+            if floor and r < 0.0:
+                r = 0.0
+            regrets[row + h] = r
+            sums[row + h] = sums[row + h] * sum_discount + sum_weight * own[h] * strat[a, h]
+
+
+def _walker(term: Any) -> Any:
+    """The sweep's body compiled around the terminal call ``term(node, player, opp_reach,
+    out, tdata, kern)`` (a global of the compiled code, so that it can be cached; ``kern`` is
+    the kernel passed in by ``sweep``, 0 in ``sweep_cached``)."""
+
+    @numba.njit(nogil=True)
+    def walk(mode, trav, kind, player, first_child, num_children, chance_card, chance_weight,
+              offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
+              regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
+              sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
+              rec_value, rec_actions, kern, tdata, start, update, frontier, frontier_record,
+              chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
+              iso_perm):
+        """The body of ``sweep`` (see there), with the terminal call ``term(node, player,
+        opp_reach, out, tdata)``.
+
+        Reaches are kept by reference: ``trow[d]`` / ``orow[d]`` name the depth whose row holds
+        the traverser's / opponent's reach at depth ``d``, so a decision copies only the acting
+        player's reach. ``live[d]``: the opponent's reach at depth ``d`` is not all zero; where it
+        is, terminals are 0 without a call, the opponent's strategy is not computed, and whole
+        subtrees are skipped when nothing below is updated or recorded (every value of the
+        traverser is linear in the opponent's reach)."""
+        ht = reach_trav.shape[0]
+        ho = reach_opp.shape[0]
+        depth = max_depth + 1
+        width = max(ht, ho)
+        own_r = np.empty((depth, ht))
+        opp_r = np.empty((depth, ho))
+        val = np.zeros((depth, ht))
+        strat = np.empty((depth, max_actions, width))
+        act = np.empty((depth, max_actions, ht))
+        work = np.empty(max_actions * width)
+        total = np.empty(width)
+        node_at = np.zeros(depth, dtype=np.int64)
+        child_i = np.zeros(depth, dtype=np.int64)
+        trow = np.zeros(depth, dtype=np.int64)
+        orow = np.zeros(depth, dtype=np.int64)
+        live = np.zeros(depth, dtype=np.bool_)
+        prune = mode != MODE_CFR or not update
+        prune = prune and not frontier and record_node < 0
+        own_r[0, :] = reach_trav
+        opp_r[0, :] = reach_opp
+        for h in range(ho):
+            if reach_opp[h] != 0.0:
+                live[0] = True
+                break
+        d = 0
+        node_at[0] = start
+        entering = True
+        while True:
+            n = node_at[d]
+            k = kind[n]
+            skip = False
+            if entering:
+                entering = False
+                child_i[d] = 0
+                if n == record_node:
+                    rec_own[:] = own_r[trow[d]]
+                    rec_opp[:] = opp_r[orow[d]]
+                if k >= 2:
+                    if live[d]:
+                        term(n, trav, opp_r[orow[d]], val[d], tdata, kern)
+                    else:
+                        val[d, :] = 0.0
+                elif k == CHANCE and frontier:
+                    ci = chance_index[n]
+                    if frontier_record:
+                        front_own[ci, :] = own_r[trow[d]]
+                        front_opp[ci, :] = opp_r[orow[d]]
+                        val[d, :] = 0.0
+                    else:
+                        val[d, :] = front_value[ci]
+                elif not live[d] and prune:
+                    val[d, :] = 0.0
+                    skip = True
+                else:
+                    val[d, :] = 0.0
+                    if k == DECISION and (player[n] == trav or live[d]):
+                        q = player[n]
+                        _matched(n, ht if q == trav else ho, num_children[n], mode != MODE_CFR,
+                                 offset, compressed, regrets, sums, regrets16, sums16, rscale,
+                                 sscale, lock_offset, lock_values, total, strat[d])
+            if (k < 2 and not skip and child_i[d] < num_children[n]
+                    and not (frontier and k == CHANCE)):
+                i = child_i[d]
+                c = first_child[n] + i
+                e = d + 1
+                if k == DECISION:
+                    if player[n] == trav:
+                        src = own_r[trow[d]]
+                        for h in range(ht):
+                            own_r[e, h] = src[h] * strat[d, i, h]
+                        trow[e] = e
+                        orow[e] = orow[d]
+                        live[e] = live[d]
+                    elif live[d]:
+                        src = opp_r[orow[d]]
+                        nonzero = 0.0
+                        for h in range(ho):
+                            x = src[h] * strat[d, i, h]
+                            opp_r[e, h] = x
+                            nonzero += x
+                        orow[e] = e
+                        trow[e] = trow[d]
+                        live[e] = nonzero > 0.0
+                    else:
+                        orow[e] = orow[d]
+                        trow[e] = trow[d]
+                        live[e] = False
+                else:
+                    card = chance_card[c]
+                    src = own_r[trow[d]]
+                    for h in range(ht):
+                        own_r[e, h] = 0.0 if mask_trav[card, h] else src[h]
+                    src = opp_r[orow[d]]
+                    nonzero = 0.0
+                    for h in range(ho):
+                        x = 0.0 if mask_opp[card, h] else src[h]
+                        opp_r[e, h] = x
+                        nonzero += x
+                    trow[e] = e
+                    orow[e] = e
+                    live[e] = nonzero > 0.0
+                d = e
+                node_at[d] = c
+                entering = True
+                continue
+            if k == DECISION and player[n] == trav and not skip:
+                actions = num_children[n]
+                locked = lock_offset[n] >= 0
+                if mode == MODE_BEST_RESPONSE and not locked:
+                    for h in range(ht):
+                        val[d, h] = act[d, 0, h]
+                    for a in range(1, actions):
+                        for h in range(ht):
+                            val[d, h] = max(val[d, h], act[d, a, h])
+                else:
+                    for a in range(actions):
+                        for h in range(ht):
+                            val[d, h] += strat[d, a, h] * act[d, a, h]
+                if mode == MODE_CFR and update and not locked:
+                    if compressed:
+                        _update(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]], offset,
+                                compressed, regrets, sums, regrets16, sums16, rscale, sscale, pos,
+                                neg, floor, sum_discount, sum_weight, work)
+                    else:
+                        _update_f32(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]],
+                                    offset, regrets, sums, pos, neg, floor, sum_discount,
+                                    sum_weight)
+                if n == record_node:
+                    rec_actions[:actions, :] = act[d, :actions, :]
+            if n == record_node:
+                rec_value[:] = val[d]
+            if d == 0:
+                break
+            parent = node_at[d - 1]
+            i = child_i[d - 1]
+            if kind[parent] == DECISION:
+                if player[parent] == trav:
+                    act[d - 1, i, :] = val[d]
+                else:
+                    for h in range(ht):
+                        val[d - 1, h] += val[d, h]
+            else:
+                w = chance_weight[n]
+                card = chance_card[n]
+                for h in range(ht):
+                    if not mask_trav[card, h]:
+                        val[d - 1, h] += w * val[d, h]
+                for j in range(iso_offset[n], iso_offset[n] + iso_count[n]):
+                    other = iso_card[j]
+                    for h in range(ht):
+                        if not mask_trav[other, h]:
+                            val[d - 1, h] += w * val[d, iso_perm[j, h]]
+            child_i[d - 1] = i + 1
+            d -= 1
+        return val[0].copy()
+
+    return walk
+
+
+@numba.njit(cache=True, nogil=True)
+def _known_terminal(node, player, opp_reach, out, tdata, kern):
+    """The terminals this package ships, by kind: ``tdata = (TERMINAL_DENSE or
+    TERMINAL_HOLDEM, (payoffs, index), hold'em tables, scratch)``."""
+    tkind, dense, holdem, scratch = tdata
+    if tkind == TERMINAL_DENSE:
+        dense_terminal_kernel(node, player, opp_reach, out, dense)
+    else:
+        holdem_terminal_values(node, player, opp_reach, out, holdem, scratch)
+
+
+@numba.njit(nogil=True)
+def _any_terminal(node, player, opp_reach, out, tdata, kern):
+    """The terminal kernel passed in (``kern``) on its own ``tdata``."""
+    kern(node, player, opp_reach, out, tdata)
+
+
+_walk_known = _walker(_known_terminal)
+_walk_any = _walker(_any_terminal)
+
+
 # Not cached: its terminal kernel arrives as an argument, which numba types by the kernel
-# dispatcher's identity, so every process would compile it again and add one more cache file.
+# dispatcher's identity (a cache entry could not be found again in the next process). The
+# solver calls ``sweep_cached`` for the terminals this package ships.
 @numba.njit(nogil=True)
 def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chance_weight,
           offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
@@ -152,115 +421,34 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
     ``front_value``, so that the subtrees below can be swept apart (in parallel) in between.
     A chance child standing for isomorphic cards adds, for each, its values with the
     traverser's hands permuted (``iso_perm``: the traverser's ``[K, H]`` permutations).
+    Terminal values come from ``kernel(node, trav, opp_reach, out, data)``.
     """
-    ht = reach_trav.shape[0]
-    ho = reach_opp.shape[0]
-    depth = max_depth + 1
-    width = max(ht, ho)
-    own_r = np.empty((depth, ht))
-    opp_r = np.empty((depth, ho))
-    val = np.zeros((depth, ht))
-    strat = np.empty((depth, max_actions, width))
-    act = np.empty((depth, max_actions, ht))
-    work = np.empty(max_actions * width)
-    node_at = np.zeros(depth, dtype=np.int64)
-    child_i = np.zeros(depth, dtype=np.int64)
-    own_r[0, :] = reach_trav
-    opp_r[0, :] = reach_opp
-    d = 0
-    node_at[0] = start
-    entering = True
-    while True:
-        n = node_at[d]
-        k = kind[n]
-        if entering:
-            entering = False
-            child_i[d] = 0
-            if n == record_node:
-                rec_own[:] = own_r[d]
-                rec_opp[:] = opp_r[d]
-            if k >= 2:
-                kernel(n, trav, opp_r[d], val[d], data)
-            elif k == CHANCE and frontier:
-                ci = chance_index[n]
-                if frontier_record:
-                    front_own[ci, :] = own_r[d]
-                    front_opp[ci, :] = opp_r[d]
-                    val[d, :] = 0.0
-                else:
-                    val[d, :] = front_value[ci]
-            else:
-                val[d, :] = 0.0
-                if k == DECISION:
-                    q = player[n]
-                    use_average = mode != MODE_CFR
-                    node_strategy(n, ht if q == trav else ho, num_children[n], use_average,
-                                  offset, compressed, regrets, sums, regrets16, sums16, rscale,
-                                  sscale, lock_offset, lock_values, strat[d])
-        if k < 2 and child_i[d] < num_children[n] and not (frontier and k == CHANCE):
-            i = child_i[d]
-            c = first_child[n] + i
-            if k == DECISION:
-                if player[n] == trav:
-                    for h in range(ht):
-                        own_r[d + 1, h] = own_r[d, h] * strat[d, i, h]
-                    opp_r[d + 1, :] = opp_r[d]
-                else:
-                    for h in range(ho):
-                        opp_r[d + 1, h] = opp_r[d, h] * strat[d, i, h]
-                    own_r[d + 1, :] = own_r[d]
-            else:
-                card = chance_card[c]
-                for h in range(ht):
-                    own_r[d + 1, h] = 0.0 if mask_trav[card, h] else own_r[d, h]
-                for h in range(ho):
-                    opp_r[d + 1, h] = 0.0 if mask_opp[card, h] else opp_r[d, h]
-            d += 1
-            node_at[d] = c
-            entering = True
-            continue
-        if k == DECISION and player[n] == trav:
-            actions = num_children[n]
-            locked = lock_offset[n] >= 0
-            for h in range(ht):
-                v = 0.0
-                if mode == MODE_BEST_RESPONSE and not locked:
-                    v = act[d, 0, h]
-                    for a in range(1, actions):
-                        v = max(v, act[d, a, h])
-                else:
-                    for a in range(actions):
-                        v += strat[d, a, h] * act[d, a, h]
-                val[d, h] = v
-            if mode == MODE_CFR and update and not locked:
-                _update(n, ht, actions, strat[d], act[d], val[d], own_r[d], offset, compressed,
-                        regrets, sums, regrets16, sums16, rscale, sscale, pos, neg, floor,
-                        sum_discount, sum_weight, work)
-            if n == record_node:
-                rec_actions[:actions, :] = act[d, :actions, :]
-        if n == record_node:
-            rec_value[:] = val[d]
-        if d == 0:
-            break
-        parent = node_at[d - 1]
-        i = child_i[d - 1]
-        if kind[parent] == DECISION:
-            if player[parent] == trav:
-                act[d - 1, i, :] = val[d]
-            else:
-                for h in range(ht):
-                    val[d - 1, h] += val[d, h]
-        else:
-            w = chance_weight[n]
-            card = chance_card[n]
-            for h in range(ht):
-                if not mask_trav[card, h]:
-                    val[d - 1, h] += w * val[d, h]
-            for k in range(iso_offset[n], iso_offset[n] + iso_count[n]):
-                other = iso_card[k]
-                for h in range(ht):
-                    if not mask_trav[other, h]:
-                        val[d - 1, h] += w * val[d, iso_perm[k, h]]
-        child_i[d - 1] = i + 1
-        d -= 1
-    return val[0].copy()
+    return _walk_any(mode, trav, kind, player, first_child, num_children, chance_card,
+                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
+                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
+                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
+                 record_node, rec_own, rec_opp, rec_value, rec_actions, kernel, data, start,
+                 update, frontier, frontier_record, chance_index, front_own, front_opp,
+                 front_value, iso_offset, iso_count, iso_card, iso_perm)
+
+
+@numba.njit(cache=True, nogil=True)
+def sweep_cached(mode, trav, kind, player, first_child, num_children, chance_card,
+                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
+                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
+                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
+                 record_node, rec_own, rec_opp, rec_value, rec_actions, tkind, dense, holdem,
+                 start, update, frontier, frontier_record, chance_index, front_own, front_opp,
+                 front_value, iso_offset, iso_count, iso_card, iso_perm):
+    """``sweep`` with the terminals chosen by ``tkind`` (``TERMINAL_DENSE``: ``dense`` is
+    ``DenseTerminals``' data; ``TERMINAL_HOLDEM``: ``holdem`` is ``HoldemTerminals``' data),
+    both always typed the same, so the compiled code is cached on disk across processes."""
+    scratch = np.empty(NUM_CARDS + max(reach_trav.shape[0], reach_opp.shape[0]))
+    return _walk_known(mode, trav, kind, player, first_child, num_children, chance_card,
+                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
+                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
+                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
+                 record_node, rec_own, rec_opp, rec_value, rec_actions, 0,
+                 (tkind, dense, holdem, scratch), start, update, frontier, frontier_record,
+                 chance_index, front_own, front_opp, front_value, iso_offset, iso_count,
+                 iso_card, iso_perm)

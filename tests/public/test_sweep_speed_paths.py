@@ -1,0 +1,118 @@
+"""The fast paths of the public sweep: compiled hold'em terminal tables, the cached sweep with
+typed terminals, zero-reach pruning, the threads' task order, and the builder's module."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerzoo.games import load_game
+from pokerzoo.public import sweep_kernel as kernel
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.holdem_terminal import holdem_terminal_kernel
+from pokerzoo.public.small_games import public_game_tree
+from pokerzoo.public.solver import PublicSolver, _subtree_cost, estimate_memory
+from pokerzoo.public.tree import DECISION
+
+OOP = "AA,KK,QQ,AKs,T9s,87s:0.5,A5s"
+IP = "JJ-99,AQs,KQo:0.5,65s,QJs"
+
+
+@pytest.fixture(scope="module")
+def turn_tree():
+    spot = HoldemSpot("QsJh2h8c", 100, 150, OOP, IP, turn_sizes="50%",
+                      river_sizes=("60%", "a"))
+    return build_spot_tree(spot)
+
+
+def test_compiled_terminals_equal_the_python_values(turn_tree):
+    tree = turn_tree
+    terminals = tree.terminals
+    term, data = terminals.compiled(tree)
+    assert term is holdem_terminal_kernel
+    rng = np.random.default_rng(3)
+    for node in np.flatnonzero(tree.kind >= 2).tolist():
+        for p in (0, 1):
+            h = tree.num_hands(1 - p)
+            reach = rng.random(h) * (rng.random(h) < 0.4)
+            out = np.full(tree.num_hands(p), np.nan)
+            term(node, p, reach, out, data)
+            expected = terminals.values(tree, node, p, reach)
+            np.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-9)
+
+
+def _generic(solver: PublicSolver) -> PublicSolver:
+    """The same solver sweeping through ``sweep_kernel.sweep`` with the kernel passed in."""
+    solver._terminal_kind = None
+    return solver
+
+
+@pytest.mark.parametrize("storage", ["f32", "compressed"])
+def test_cached_sweep_equals_the_generic_sweep(turn_tree, storage):
+    cached = PublicSolver(turn_tree, storage=storage)
+    generic = _generic(PublicSolver(turn_tree, storage=storage))
+    cached.iterate(4)
+    generic.iterate(4)
+    for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale"):
+        assert np.array_equal(getattr(cached, key), getattr(generic, key))
+    assert cached.best_response_values() == generic.best_response_values()
+    assert cached.game_value() == generic.game_value()
+
+
+def test_cached_sweep_serves_dense_terminals():
+    tree = public_game_tree(load_game("kuhn_poker")).tree
+    solver = PublicSolver(tree)
+    assert solver._terminal_kind == kernel.TERMINAL_DENSE
+    solver.iterate(300)
+    assert abs(solver.game_value()[0] + 1 / 18) < 2e-3
+
+
+def test_pruned_zero_reach_subtrees_keep_every_value(turn_tree):
+    tree = turn_tree
+    root = 0
+    actions, hands = int(tree.num_children[root]), tree.num_hands(0)
+    never_second = np.zeros((actions, hands))
+    never_second[0] = 1.0  # player 0 never takes the root's second action
+    solver = PublicSolver(tree, locks={root: never_second})
+    solver.iterate(6)
+    pruned = solver.best_response_values()
+    # A recorded node turns pruning off: the same pass, every subtree swept.
+    below = int(tree.first_child[root]) + 1
+    full = [solver._sweep(kernel.MODE_BEST_RESPONSE, p, (1.0, 1.0, False, 1.0, 0.0),
+                          record=below)[0] for p in (0, 1)]
+    assert pruned == (solver._value(0, full[0]), solver._value(1, full[1]))
+
+
+def test_threads_sweep_the_largest_subtrees_first_with_the_same_bits(turn_tree):
+    one = PublicSolver(turn_tree)
+    two = PublicSolver(turn_tree, threads=2)
+    one.iterate(5)
+    two.iterate(5)
+    assert np.array_equal(one.regrets, two.regrets) and np.array_equal(one.sums, two.sums)
+    cost = _subtree_cost(turn_tree)
+    terminals = int(np.sum(turn_tree.kind >= 2))
+    hands = turn_tree.num_hands(0) + turn_tree.num_hands(1)
+    assert cost[0] == turn_tree.storage_size + terminals * hands
+
+
+def test_memory_estimate_covers_what_the_solver_allocates(turn_tree):
+    tree = turn_tree
+    for storage in ("f32", "compressed"):
+        solver = PublicSolver(tree, storage=storage, threads=2)
+        arrays = [solver.regrets, solver.sums, solver.regrets16, solver.sums16, solver.rscale,
+                  solver.sscale, solver.lock_offset, solver.lock_values]
+        held = sum(a.nbytes for a in arrays) + sum(
+            getattr(tree, name).nbytes for name in ("kind", "player", "parent", "depth",
+                                                    "first_child", "num_children", "offset"))
+        assert solver.memory_bytes >= held
+        decisions = tree.kind == DECISION
+        assert solver.memory_bytes == estimate_memory(
+            tree.num_nodes, tree.storage_size, int(tree.depth.max()),
+            int(tree.num_children[decisions].max()),
+            max(tree.num_hands(0), tree.num_hands(1)), storage, 0, 2)
+
+
+def test_builder_module_is_the_tree_modules_builder():
+    from pokerzoo.public import tree, tree_builder
+
+    assert tree.PublicTreeBuilder is tree_builder.PublicTreeBuilder
