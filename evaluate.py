@@ -115,6 +115,15 @@ def parser() -> argparse.ArgumentParser:
                         "(both seats) reaches the spot with (one equilibrium per run)")
     p.add_argument("--spot-exploitability", type=float, default=0.3,
                    help="--spot: solve the spot's equilibrium to this %% of the pot")
+    p.add_argument("--spot-decision", metavar="LINE",
+                   help="--spot: score only the decision this line of spot actions leads to "
+                        "(e.g. 'bet 5'; the line locked, the rest solved to equilibrium with "
+                        "and without the run's frequencies there): pokerzoo.runs.spot_decision")
+    p.add_argument("--spot-scope", choices=("decision", "street"), default="decision",
+                   help="--spot-decision: lock the run at that node only, or at every node of "
+                        "its player below it on the same street")
+    p.add_argument("--spot-hands", default="",
+                   help="--spot-decision: combos whose frequencies to show, e.g. AdQh")
     add_worker_flags(p)
     add_debug_flag(p)
     return p
@@ -150,6 +159,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
+    if args.spot and args.spot_decision:
+        from pokerzoo.runs.spot_decision import decision_report, format_decision_report
+
+        report = decision_report(runs, args.spot, args.spot_decision.split(","),
+                                 args.spot_scope, args.spot_exploitability, args.spot_ranges,
+                                 [h for h in args.spot_hands.split(",") if h])
+        print(json.dumps(report, indent=2) if args.json else format_decision_report(report))
+        return 0
     if args.spot:
         from pokerzoo.runs.spot_eval import format_spot_report, spot_report
 

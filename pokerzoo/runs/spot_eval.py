@@ -23,7 +23,7 @@ need not be.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,10 +274,34 @@ def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, pla
     return walk.locks, walk.off_tree_mass
 
 
-def own_ranges(game: Game, policy: Any, spot: HoldemSpot, min_weight: float = 1e-6) -> HoldemSpot:
+def label_action(state: State, label: str) -> int:
+    """The game action of a spot label at ``state``: fold, check/call, or the bet or raise that
+    takes the player's bet this street to the label's chips (``"bet 5"``, ``"raise 15"``,
+    ``"allin 195"``)."""
+    if label == "fold":
+        return 0
+    if label in ("check", "call"):
+        return 1
+    word, _, amount = label.partition(" ")
+    seat = state.current_player()
+    for action in state.legal_actions():
+        if action <= 1:
+            continue
+        nxt = state.clone()
+        nxt.apply_action(action)
+        if amount.isdigit() and int(nxt.public_state()["round_bets"][seat]) == int(amount):
+            return int(action)
+    raise ConfigError(f"the game has no action {label!r} at this point; spot labels are fold, "
+                      "check, call or a bet/raise/allin to a number of chips the game offers")
+
+
+def own_ranges(game: Game, policy: Any, spot: HoldemSpot, min_weight: float = 1e-6,
+               through: Sequence[str] = ()) -> HoldemSpot:
     """The spot at the ranges ``policy`` reaches it with playing both seats (self-play): each
     combo of each player weighted by the chance its seat takes the line's actions
-    (:func:`find_line`) with it; combos under ``min_weight`` of the largest are left out."""
+    (:func:`find_line`) with it, and then the spot's actions ``through`` (labels from the
+    spot's root, e.g. ``["bet 5"]``: the range facing that bet); combos under ``min_weight``
+    of the largest are left out."""
     line = find_line(game, spot)
     seats = spot_seats(game)
     board = spot.board_cards
@@ -296,6 +320,13 @@ def own_ranges(game: Game, policy: Any, spot: HoldemSpot, min_weight: float = 1e
                 while state.is_chance_node():
                     state.apply_action(board[len(state.public_state()["public_cards"])])
                 if state.current_player() == seat:
+                    reach *= float(policy.action_probabilities(state).get(action, 0.0))
+                state.apply_action(action)
+            while state.is_chance_node():
+                state.apply_action(board[len(state.public_state()["public_cards"])])
+            for label in through:
+                action = label_action(state, label)
+                if state.current_player() == seat and reach > 0:
                     reach *= float(policy.action_probabilities(state).get(action, 0.0))
                 state.apply_action(action)
             weights.append((combo, reach))
@@ -437,5 +468,5 @@ def format_spot_report(report: Mapping[str, Any]) -> str:
 
 __all__ = [
     "SpotEvaluation", "agent_locks", "check_queries", "evaluate_at_spot", "find_line",
-    "format_spot_report", "own_ranges", "spot_report", "spot_seats",
+    "format_spot_report", "label_action", "own_ranges", "spot_report", "spot_seats",
 ]

@@ -212,3 +212,21 @@ def test_own_ranges_follow_the_policy_on_the_line(game):
     assert np.count_nonzero(w) == 8 * 6 + 5 * 3
     assert sorted(set(np.round(w[w > 0], 6))) == [0.5, 1.0]
     assert np.count_nonzero(own.weights(1 - seat0_player)) == 1081
+
+
+def test_evaluate_script_scores_one_decision(deep_cfr_run, capsys):
+    import json
+
+    import evaluate
+
+    out, spot = deep_cfr_run
+    assert evaluate.main([str(out), "--spot", str(spot), "--spot-decision", "bet 100",
+                          "--spot-hands", "KsKd", "--spot-exploitability", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    run = report["run"]
+    assert report["decision"] == ["bet 100"] and run["spot_player"] == "ip"
+    # facing the bet the spot has fold, call and all-in; the game's raises go to all-in
+    assert run["spot_actions"] == ["fold", "call", "allin 9900"]
+    low, high = run["spot_ev_loss_bounds_chips"]
+    assert low <= run["spot_ev_loss_chips"] <= high
+    assert sum(run["spot_hands"]["KsKd"]["agent"].values()) == pytest.approx(100.0)
