@@ -225,8 +225,9 @@ class PublicSolver:
         self._pool: ThreadPoolExecutor | None = None
 
     def _allocate(self, locked_entries: int) -> None:
-        _release_freed_memory()
         tree, size = self.tree, self.tree.storage_size
+        if size >= _TRIM_ENTRIES:  # a full collection costs ~0.5 s in a busy process
+            _release_freed_memory()
         compressed = self.config.storage == "compressed"
         self.regrets = np.zeros(0 if compressed else size, dtype=np.float32)
         self.sums = np.zeros(0 if compressed else size, dtype=np.float32)
@@ -390,6 +391,9 @@ class PublicSolver:
 
 
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+_TRIM_ENTRIES = 1 << 22
+"""Storage entries from which a solver first hands freed memory back (hold'em spots; the
+small subgames re-solving agents build by the hundred skip it)."""
 
 
 def _release_freed_memory() -> None:
