@@ -135,11 +135,12 @@ class OracleLeaves:
         return solver
 
     def _check(self, subgame: Subgame) -> None:
-        if subgame.small.game.name != self.small.game.name or (
-            subgame.small.tree.num_nodes != self.small.tree.num_nodes
+        whole = subgame.whole
+        if whole.game.name != self.small.game.name or (
+            whole.tree.num_nodes != self.small.tree.num_nodes
         ):
             raise ConfigError(f"these oracle leaves solve {self.small.game.name}; the subgame "
-                              f"is of {subgame.small.game.name} with other parameters")
+                              f"is of {whole.game.name} with other parameters")
 
     def _rest(self, node: int) -> _Rest:
         rest = self._rests.get(node)

@@ -151,7 +151,7 @@ class MultiValuedLeaves:
         """``traverser``'s values at ``leaves`` for one pass of ``DepthLimitedSolver``."""
         if mode not in ("cfr", "average", "best_response"):
             raise ConfigError(f"mode must be 'cfr', 'average' or 'best_response', not {mode!r}")
-        if subgame.small.tree.num_nodes != self.small.tree.num_nodes:
+        if subgame.whole.tree.num_nodes != self.small.tree.num_nodes:
             raise ConfigError("these multi-valued leaves belong to another game")
         out = np.zeros((len(leaves), subgame.tree.num_hands(traverser)))
         for row, leaf in enumerate(np.asarray(leaves, dtype=np.int64).tolist()):

@@ -140,3 +140,26 @@ def test_continual_resolving_carries_values_into_the_next_round(leduc, blueprint
     carried = first.leaf_opp_cfv[leaf]
     scale = float(first.leaf_ranges[leaf].sum())
     assert np.max(second.opp_cfv_at(0) - carried) < 0.02 * scale
+
+
+def test_gadget_resolves_a_holdem_river_spot():
+    from pokerzoo.public.depth_limit import tree_subgame
+    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+
+    spot = HoldemSpot("QsJh2h8c3d", starting_pot=100, effective_stack=150,
+                      oop_range="AA,KK,QQ,AKs,T9s,87s:0.5", ip_range="JJ-99,AQs,KQo:0.5,65s",
+                      river_sizes=("50%", "100%"))
+    tree = build_spot_tree(spot)
+    blueprint = PublicSolver(tree, algorithm="cfr+")
+    blueprint.iterate(30)  # a rough blueprint: the re-solve must not be worse than it
+    profile = {n: blueprint.strategy(n) for n in np.flatnonzero(tree.kind == DECISION).tolist()}
+    _, gain = strategy_best_responses(tree, profile)
+    beliefs = node_beliefs(blueprint, 0)
+    res = resolve(tree_subgame(tree), 0, opp_cfv=beliefs["br_cfv1"], iterations=300)
+    for n in profile:
+        if tree.player[n] == 0:
+            profile[n] = res.solver.strategy(n)
+    _, resolved_gain = strategy_best_responses(tree, profile)
+    assert resolved_gain <= gain + 1e-6
+    with pytest.raises(ConfigError, match="without a game"):
+        tree_subgame(tree).leaf_state(0)
