@@ -112,7 +112,7 @@ def _flag_for(units_name: str) -> str:
 DEFAULT_UNITS = {"iterations": 20_000, "episodes": 1_000_000, "rounds": 2_000}
 """The default budget of an agent counting these units (unless ``DEFAULT_BUDGETS`` names it)."""
 DEFAULT_BUDGETS = {"mccfr-es": 1_000_000, "mccfr-os": 10_000_000, "deep-cfr": 50,
-                   "deep-gxfp": 50}
+                   "deep-gxfp": 50, "resolver": 200}
 """Agents whose units cost much less (or more) than a full-width iteration: Monte Carlo CFR samples
 one trajectory (outcome) or one tree walk per player (external), so 20,000 iterations would
 leave Leduc near random play (see the README's budget table, bench/bench_budgets.py).
@@ -122,7 +122,8 @@ The deep agents' units are much dearer: a Deep CFR iteration (its traversals, th
 advantage networks trained from scratch) takes about 5 s on Kuhn, so 20,000 would take a day;
 50 take a few minutes (its leduc-fast preset reaches OpenSpiel's final NashConv at 30). Deep
 GXFP's (1,000 traversals and 200 SGD steps per player): 50 of them are twice the paper's Kuhn
-budget of 50,000 traversals."""
+budget of 50,000 traversals. The resolver's units are the re-solves of its tabularisation (at most
+one per public decision node: 186 on Leduc), so 200 cover Leduc."""
 
 
 def default_budget(agent: str) -> int:
