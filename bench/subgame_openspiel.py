@@ -324,7 +324,8 @@ def solve_race(tree: PublicTree, game: Any, target_pct: float, check_every: int 
         for _ in range(check_every):
             theirs.evaluate_and_update_policy()
         seconds.append((seconds[-1] if seconds else 0.0) + time.perf_counter() - begin)
-        snapshots.append(theirs.average_policy())
+        # a copy: average_policy() reads the solver's live table, later iterations included
+        snapshots.append(theirs.tabular_average_policy())
 
     def pct(j: int) -> float:
         if j not in checks:

@@ -67,12 +67,28 @@ def test_fixed_profile_values_agree(request, which, seed):
     assert value.ours == pytest.approx(value.theirs, abs=1e-9)
 
 
+def test_exploitability_agrees_with_openspiels(reduced_deck_spot):
+    import numpy as np
+    import pyspiel
+
+    from pokerzoo.public.solver import PublicSolver
+
+    tree, game, table = reduced_deck_spot
+    solver = PublicSolver(tree, algorithm="cfr+")
+    solver.iterate(5)
+    average = {int(n): solver.strategy(int(n)) for n in np.flatnonzero(tree.kind == 0)}
+    theirs = pyspiel.exploitability(game, bench.openspiel_policy(table, average))
+    assert solver.exploitability() == pytest.approx(theirs, abs=1e-9)
+
+
 def test_cfr_plus_solves_reach_the_same_value(reduced_deck_spot):
     tree, game, _ = reduced_deck_spot
     race = bench.solve_race(tree, game, target_pct=3.0, check_every=5)
     pot = tree.starting_pot
     assert 100 * race.ours_expl / pot <= 3.0 and 100 * race.theirs_expl / pot <= 3.0
     assert race.theirs_iterations <= race.theirs_run
+    # the same algorithm up to rounding noise: comparable iteration counts
+    assert race.ours_iterations / 3 <= race.theirs_iterations <= 3 * race.ours_iterations
     # two profiles within e_a and e_b of equilibrium have values within 2 (e_a + e_b)
     bound = 2 * (race.ours_expl + race.theirs_expl)
     assert abs(race.ours_value - race.theirs_value) <= bound
