@@ -127,9 +127,10 @@ class Resolution:
 class ResolvingSolver(DepthLimitedSolver):
     """A ``DepthLimitedSolver`` whose opponent enters the subgame through a gadget.
 
-    ``game_value`` / ``best_response_values`` are those of the subgame with the opponent's
-    root reach set to the gadget's average entering weight (the gadget's own terminate /
-    margin terms left out).
+    ``game_value`` / ``best_response_values`` / ``exploitability`` are those of the subgame
+    with the opponent's root range set to its entering reach (the gadget's average; unsafe:
+    its range), per unit of compatible pair mass of the two root ranges (the gadget's own
+    terminate / margin payoffs left out).
     """
 
     def __init__(self, subgame: Subgame, player: int, opp_cfv: Any,
@@ -186,6 +187,13 @@ class ResolvingSolver(DepthLimitedSolver):
         if self.method == "unsafe":
             return np.array(self.tree.initial_reach[self.opponent])
         return self._gadget_strategy(average)
+
+    def _value(self, player: int, values: np.ndarray) -> float:
+        own = np.array(self.tree.initial_reach[self.player])
+        entering = self.entering_reach(True)
+        mass = float(own @ self.tree.compatible_reach(self.player, entering))
+        reach = own if player == self.player else entering
+        return float(reach @ values) / mass if mass > 0 else 0.0
 
     def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:

@@ -163,3 +163,15 @@ def test_gadget_resolves_a_holdem_river_spot():
     assert resolved_gain <= gain + 1e-6
     with pytest.raises(ConfigError, match="without a game"):
         tree_subgame(tree).leaf_state(0)
+
+
+def test_unsafe_resolve_values_match_a_plain_solve(leduc):
+    # With both ranges given, the unsafe re-solve is the subgame's plain solve, either seat.
+    sub = public_subgame(leduc, ["call", "call", "Qh"], [np.arange(1.0, 7.0), np.ones(6)],
+                         depth=None)
+    plain = PublicSolver(sub.tree, algorithm="cfr+")
+    plain.iterate(200)
+    for player in (0, 1):
+        res = resolve(sub, player, method="unsafe", iterations=200)
+        assert res.solver.game_value()[0] == pytest.approx(plain.game_value()[0], abs=1e-9)
+        assert res.solver.exploitability() == pytest.approx(plain.exploitability(), abs=1e-9)
