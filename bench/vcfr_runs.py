@@ -157,6 +157,8 @@ def load_records(out: Path) -> list[dict[str, Any]]:
     """Every finished cell's record under ``out`` (``<game>/<variant>/env<N>.json``)."""
     records = []
     for path in sorted(out.glob("*/*/env*.json")):
+        if not path.stem[3:].isdigit():  # env<N>.partial.json: a cell still under way
+            continue
         record = json.loads(path.read_text())
         record.setdefault("variant", record["agent"])
         record.setdefault("reward_prior", "bernoulli")  # the records written before issue 28
