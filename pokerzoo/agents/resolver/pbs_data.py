@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -108,7 +109,8 @@ def generate_dataset(
                                             policy_share, noise), settings)
             bar.update(chunk)
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        # Spawned, not forked: the parent may hold a CUDA context (the trainer's network).
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             for _ in pool.map(_worker, jobs):
                 bar.update(chunk)
     bar.close()
