@@ -1,1 +1,9 @@
-"""Continual re-solving agents with depth-limited leaf values (issue 30)."""
+"""Continual re-solving agents with depth-limited leaf values (issue 30).
+
+``agent`` (the ``resolver`` of the agent table: DeepStack's loop on Kuhn and the Leduc family),
+``config`` (its ``ResolverConfig``), ``process`` (the loop as a function of seat and public
+state, memoised, so play and tabularisation perform the same re-solves), ``solves`` (one
+re-solve and what the agent keeps of it), ``tabular`` (the whole agent as a ``TabularPolicy``),
+``leaves`` (oracle leaf values); the value network over public belief states and its data:
+``value_net``, ``value_training``, ``pbs``, ``pbs_kernel``, ``pbs_data``.
+"""
