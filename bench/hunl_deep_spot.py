@@ -47,6 +47,48 @@ def raw_frequencies(game: Any, policy: Any, spot: Any, line: list[str]) -> dict[
             for a in state.legal_actions()}
 
 
+PAPER = {"GTO+ (paper)": (0.0, 8.3, 21.0, 70.7, None),
+         "Deep GXFP (paper)": (0.4, 11.2, 19.1, 69.3, None)}
+"""The paper's Table 1 for AdQh (fold, call, raise half, raise pot; no all-in)."""
+
+
+def summary(work: Path) -> str:
+    """Markdown tables from the records under ``work``."""
+    records = {f.stem: json.loads(f.read_text()) for f in sorted(work.glob("*_decision.json"))
+               + sorted(work.glob("*_street.json"))}
+    lines = ["| run | ranges | scope | EV loss, chips | % pot | bounds, chips | at the "
+             "equilibrium's continuation, chips | solves, % pot | off-tree share |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, r in records.items():
+        run, ranges = name.split("_declared")[0].split("_own")[0], r["spot_ranges_name"]
+        low, high = r["spot_ev_loss_bounds_chips"]
+        lines.append(
+            f"| {run} | {ranges} | {r['spot_scope']} | {r['spot_ev_loss_chips']:.2f} | "
+            f"{r['spot_ev_loss_pct_pot']:.1f} | {low:.2f} to {high:.2f} | "
+            f"{r['spot_ev_loss_at_equilibrium_chips']:.2f} | "
+            f"{r['spot_equilibrium_exploitability_pct']:.2f} / "
+            f"{r['spot_locked_exploitability_pct']:.2f} | {100 * r['spot_off_tree_mass']:.0f}% |")
+    lines += ["", "| AdQh facing the half-pot bet | fold | call | raise half ($15) | "
+              "raise pot ($25) | all-in ($195) |", "|---|---|---|---|---|---|"]
+    for who, row in PAPER.items():
+        lines.append(f"| {who} | " + " | ".join("-" if v is None else f"{v:.1f}" for v in row)
+                     + " |")
+    seen = set()
+    for name, r in records.items():
+        ranges = r["spot_ranges_name"]
+        if ranges not in seen:
+            seen.add(ranges)
+            eq = r["hero"]["equilibrium"]
+            lines.append(f"| equilibrium, {ranges} ranges | "
+                         + " | ".join(f"{v:.1f}" for v in eq.values()) + " |")
+        if r["spot_scope"] == "decision":
+            ag = r["hero"]["agent"]
+            lines.append(f"| {name.split('_' + ranges)[0]} (mapped; its own: "
+                         + ", ".join(f"{k} {v:.1f}" for k, v in r["hero_raw"].items()) + ") | "
+                         + " | ".join(f"{v:.1f}" for v in ag.values()) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
     from pokerzoo.public.results import load_solver, save_solver
@@ -71,8 +113,12 @@ def main() -> None:
     p.add_argument("--max-iterations", type=int, default=400)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--work", default="/tmp/pokerzoo-hunl-deep-spot")
+    p.add_argument("--summary", action="store_true", help="print the tables and exit")
     args = p.parse_args()
     work = Path(args.work)
+    if args.summary:
+        print(summary(work))
+        return
     work.mkdir(parents=True, exist_ok=True)
     line = args.line.split(",")
     spot = HoldemSpot.from_toml(ROOT / args.spot)
@@ -108,7 +154,7 @@ def main() -> None:
         r = evaluate_decision(agent.game, policy, spot, tree, line, args.scope,
                               args.exploitability, args.max_iterations, equilibrium,
                               threads=args.threads)
-        record = {**r.to_dict(), "seconds": time.time() - t0,
+        record = {**r.to_dict(), "seconds": time.time() - t0, "spot_ranges_name": args.ranges,
                   "hero": r.hand_frequencies(tree, HERO),
                   "hero_raw": raw_frequencies(agent.game, policy, spot, line),
                   "range": range_frequencies(tree, r),
