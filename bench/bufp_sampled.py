@@ -12,7 +12,8 @@ row and column (BUFP(EF) and BUFP(X) are the deterministic full-width runs, load
 * ``cs-rlcard``: RLCard's chance-sampling CFR on RLCard's observation-keyed information sets
   (``pokerzoo.agents.cfr.chance_sampling``), capped at the paper's 100,000 iterations.
 
-A seed writes ``<out>/<method>_seed<k>.json`` (skipped when present: resumable).
+A seed saves its sampled CFR's policy and trace (reused when present), then writes
+``<out>/<method>_seed<k>.json`` with the tables (skipped when present: resumable).
 """
 
 from __future__ import annotations
@@ -86,26 +87,37 @@ def train_to_target(method: str, tree: GameTree, seed: int, target_mbh: float, s
     }
 
 
-def run_seed(method: str, seed: int, tree: GameTree, fixed: dict[str, TabularPolicy],
+def run_seed(method: str, seed: int, tree: GameTree, fixed: dict[str, TabularPolicy] | None,
              big_blind: float, target_mbh: float, out: Path, check_every: int | None = None,
              cap: int | None = None) -> dict[str, Any]:
-    """One seed of ``method`` against the fixed BUFP policies; written to ``out``."""
+    """One seed of ``method``: its trained policy and trace are saved (``.npz``,
+    ``_trace.json``) and reused; with ``fixed`` (the BUFP policies) the tables are computed
+    and the record written to ``<out>/<method>_seed<k>.json`` (returned as it is if present)."""
     path = out / f"{method}_seed{seed}.json"
     if path.exists():
         return dict(json.loads(path.read_text()))
-    scale = 1000.0 / big_blind
-    policy, trace = train_to_target(method, tree, seed, target_mbh, scale, check_every, cap)
+    policy_path = out / f"{method}_seed{seed}.npz"
+    trace_path = out / f"{method}_seed{seed}_trace.json"
+    out.mkdir(parents=True, exist_ok=True)
+    if policy_path.exists() and trace_path.exists():
+        policy, trace = TabularPolicy.load(policy_path), json.loads(trace_path.read_text())
+    else:
+        policy, trace = train_to_target(method, tree, seed, target_mbh, 1000.0 / big_blind,
+                                        check_every, cap)
+        policy.save(policy_path)
+        write_atomically(trace_path, json.dumps(trace), what="BUFP seed trace")
+    if fixed is None:
+        return dict(trace)
     policies = {"CFR": policy, "BUFP(EF)": fixed["BUFP(EF)"], "BUFP(X)": fixed["BUFP(X)"]}
     record = {"method": method, "seed": seed, "target_mbh": target_mbh, **trace,
               **recoveries(tree, policies, big_blind)}
-    out.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(record, indent=1), what="BUFP seed record")
     return record
 
 
-def _band(values: list[float]) -> str:
+def _band(values: list[float], fmt: str = "+.1f") -> str:
     x = np.asarray(values)
-    return f"{x.mean():+.1f} (range {x.min():+.1f} to {x.max():+.1f}, n={len(x)})"
+    return f"{x.mean():{fmt}} (range {x.min():{fmt}} to {x.max():{fmt}})"
 
 
 def report(records: list[dict[str, Any]], full: dict[str, Any], command: str) -> str:
@@ -121,7 +133,8 @@ def report(records: list[dict[str, Any]], full: dict[str, Any], command: str) ->
         "rise - CFR's rise) / CFR's rise (averages over the other seat's three policies).", "",
         f"Paper as printed: P1 {PAPER['p1']:.2f}%, P2 {PAPER['p2']:.2f}%, mean "
         f"{PAPER['mean']:.2f}%. Corrected (19.10 - (-33.47) = 52.57, not 53.57): P1 "
-        f"{CORRECTED['p1']:.2f}%, P2 {CORRECTED['p2']:.2f}%, mean {CORRECTED['mean']:.2f}%.", "",
+        f"{CORRECTED['p1']:.2f}%, P2 {CORRECTED['p2']:.2f}%, mean {CORRECTED['mean']:.2f}% "
+        "(48.09 from the rounded parts). Bands: mean over seeds (range).", "",
         "| CFR in the tables | seeds | iterations | exploitability (mb/h) | P1 part % | "
         "P2 part % | mean % | paper (corrected) |",
         "|---|---|---|---|---|---|---|---|",
@@ -133,9 +146,10 @@ def report(records: list[dict[str, Any]], full: dict[str, Any], command: str) ->
         reached = sum(r["reached"] for r in rs)
         lines.append(
             f"| {method} (stopped at <= {rs[0]['target_mbh']} mb/h; reached by {reached}/"
-            f"{len(rs)}) | {len(rs)} | {_band([r['iterations'] for r in rs])} | "
-            f"{_band([r['exploitability_mbh'] for r in rs])} | {_band([r['p1'] for r in rs])} | "
-            f"{_band([r['p2'] for r in rs])} | {_band([r['mean'] for r in rs])} | "
+            f"{len(rs)}) | {len(rs)} | {_band([r['iterations'] for r in rs], ',.0f')} | "
+            f"{_band([r['exploitability_mbh'] for r in rs], '.2f')} | "
+            f"{_band([r['p1'] for r in rs])} | {_band([r['p2'] for r in rs])} | "
+            f"{_band([r['mean'] for r in rs])} | "
             f"{CORRECTED['p1']:.2f} / {CORRECTED['p2']:.2f} / {CORRECTED['mean']:.2f} |")
     if full:
         lines.append(

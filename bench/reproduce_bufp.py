@@ -175,8 +175,9 @@ def _policy_file(variant: str, name: str) -> str:
 def _sampled_job(args: argparse.Namespace, job: tuple[str, int]) -> str:
     game = load_game("leduc_holdem", **LEDUC_VARIANTS[args.variant])
     tree = build(game)
-    fixed = {n: TabularPolicy.load(args.policies / _policy_file(args.variant, n))
-             for n in ("BUFP(EF)", "BUFP(X)")}
+    files = {n: args.policies / _policy_file(args.variant, n) for n in ("BUFP(EF)", "BUFP(X)")}
+    fixed = ({n: TabularPolicy.load(f) for n, f in files.items()}
+             if all(f.exists() for f in files.values()) else None)
     run_seed(job[0], job[1], tree, fixed, game.chip_unit, args.target, args.results,
              args.check_every, args.cap)
     return f"{job[0]} seed {job[1]}"
@@ -188,15 +189,18 @@ def sampled(args: argparse.Namespace) -> None:
     tree = build(game)
     names = ("CFR", "BUFP(EF)", "BUFP(X)")
     files = {n: args.policies / _policy_file(args.variant, n) for n in names}
-    missing = [str(f) for f in files.values() if not f.exists()]
-    if missing:
-        raise SystemExit(f"missing {missing}: run the full run first with --variant "
-                         f"{args.variant} --out {args.policies}")
     jobs = [(m, s) for m in args.methods.split(",") for s in range(args.seeds)
             if not (args.results / f"{m}_seed{s}.json").exists()]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for done in pool.map(_sampled_job, [args] * len(jobs), jobs):
             print(done, flush=True)
+    missing = [str(f) for f in files.values() if not f.exists()]
+    if missing:  # the sampled CFRs are trained and saved; the tables wait for the policies
+        raise SystemExit(f"missing {missing}: run the full run with --variant "
+                         f"{args.variant} --out {args.policies}, then this again")
+    for job in jobs:  # runs trained before the BUFP policies existed: their tables (no training)
+        if not (args.results / f"{job[0]}_seed{job[1]}.json").exists():
+            _sampled_job(args, job)
     records = [json.loads((args.results / f"{m}_seed{s}.json").read_text())
                for m in args.methods.split(",") for s in range(args.seeds)]
     full_policies = {n: TabularPolicy.load(f) for n, f in files.items()}
