@@ -58,8 +58,12 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
         ("full-dcfr", f"full solve, DCFR {n} iterations (what each re-solve runs)", {}),
         ("unsafe-r2", f"unsafe re-solving of round 2 from the blueprint's round 1, {n} it.",
          dict(bp, gadget="unsafe")),
+        ("unsafe-r2-once", f"unsafe, round 2 solved once at its start (isolated), {n} it.",
+         dict(bp, gadget="unsafe", continual=False)),
         ("cfrd-r2", f"CFR-D gadget, round 2 from the blueprint's round 1, {n} it.",
          dict(bp, gadget="cfr-d")),
+        ("cfrd-r2-once", f"CFR-D gadget, round 2 solved once at its start, {n} it.",
+         dict(bp, gadget="cfr-d", continual=False)),
         ("maxmargin-r2", f"max-margin gadget, round 2 from the blueprint's round 1, {n} it.",
          dict(bp, gadget="max-margin")),
         ("oracle-joint", f"continual re-solving, oracle leaves at the end of round 1 (rest "
@@ -137,7 +141,8 @@ def report(rows: list[tuple[str, str, dict[str, Any]]], done: dict[str, Any],
         "* *round 2 from the blueprint*: the agent plays the CFR+ blueprint in round 1; when "
         "the public card comes it re-solves round 2 from the chance node (the gadget there "
         "covers the card), then re-solves at each of its later turns (continual, with the same "
-        "method); *unsafe* starts each re-solve from both ranges alone.",
+        "method); *unsafe* starts each re-solve from both ranges alone; *solved once* plays the "
+        "round-start re-solve for the whole round (the references' isolated re-solves).",
         "* *oracle leaves (rest solved jointly)*: the trunk (round 1) and the rest below each "
         "leaf are solved together, the rest's values at the trunk's current reaches in every "
         "pass (CFR on the whole subgame, so it converges at CFR's rate); the leaves' values at "

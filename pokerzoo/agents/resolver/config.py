@@ -54,6 +54,11 @@ class ResolverConfig:
     ``"random-iteration"`` (ReBeL's rule, Brown et al. 2020: the current strategy of an
     iteration drawn uniformly, the draw seeded by the agent's seed and the public state, so
     that play and tabularisation draw the same one)."""
+    continual: bool = True
+    """Re-solve at every turn (DeepStack's continual re-solving), or, with ``False``, only
+    where the line leaves the previous solve (at the start of each round below a depth-limit
+    leaf, or of round 2 after a blueprint), playing the previous solve's strategy inside it
+    (a round solved once at its start, as the isolated re-solves of the references)."""
     trunk: str = "solve"
     """The agent's first action: ``"solve"`` (solve from the root of the game, depth-limited
     as every re-solve) or ``"blueprint"`` (play a CFR+ blueprint of the whole game in the first
@@ -77,6 +82,8 @@ class ResolverConfig:
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"{name} must be one of {list(allowed)}, not "
                                   f"{getattr(self, name)!r}")
+        if not isinstance(self.continual, bool):
+            raise ConfigError(f"continual must be True or False, not {self.continual!r}")
         for name in ("iterations", "leaf_iterations", "blueprint_iterations", "value_states",
                      "value_validation_states"):
             value = getattr(self, name)

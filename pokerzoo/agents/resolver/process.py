@@ -26,6 +26,9 @@ The rule (Moravcik et al. 2017, Sec. "Continual re-solving"), per turn ``s`` of 
   actions in between; starting at ``L`` keeps the bound the previous solve promised, and
   needs leaf values only where the trunk asked for them.
 
+With ``continual=False`` the agent re-solves only where the line leaves the previous solve
+(the start of a round) and plays that solve's strategy at its turns inside it.
+
 Re-solves are memoised by ``(seat, root)``: the first turns of a round below one leaf share
 the solve at that leaf.
 """
@@ -128,10 +131,11 @@ class ContinualResolver:
         own_at_root = self._walk(seat, own, walked[:walked.index(root) + 1]
                                  if root in walked else [])
         self._ranges[key] = self._walk(seat, own, walked)
-        if base is self._trunks.get(seat) and base.contains(node) and (
-            base.root == node or base.played_as_is
+        if base.contains(node) and (
+            not self.config.continual or (base is self._trunks.get(seat) and (
+                base.root == node or base.played_as_is))
         ):
-            self._solves[key] = base  # the trunk's own decision: nothing to re-solve
+            self._solves[key] = base  # the trunk's own decision, or not re-solving inside it
             return base
         solve = self._by_root.get((seat, root))
         if solve is None:

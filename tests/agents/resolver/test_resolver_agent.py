@@ -137,3 +137,10 @@ def test_bad_configurations_are_one_line_errors(leduc, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="num_ranks") as info:
         Resolver(leduc, leaves="network", network=str(tmp_path / "net.pzc"))
     assert "\n" not in str(info.value)
+
+
+def test_without_continual_resolving_the_trunk_is_played_inside_it() -> None:
+    kuhn = pokerzoo.load_game("kuhn_poker")
+    agent = Resolver(kuhn, iterations=300, continual=False)
+    assert nash_conv(agent.tree, agent) < 0.01
+    assert agent.resolves == 0  # one round: every turn is inside the first solve
