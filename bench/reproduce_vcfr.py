@@ -205,7 +205,7 @@ def bonus_lines(records: list[dict[str, Any]]) -> list[str]:
     for variant in sorted({r["variant"] for r in records if r.get("diagnostics")}):
         last = [r["diagnostics"][-1] for r in records if r["variant"] == variant
                 and r.get("diagnostics")]
-        keys = [k for k in last[0] if k != "hands"]
+        keys = [k for k in last[0] if k != "hands" and all(k in d for d in last)]
         rows.append([variant, len(last), *[f"{np.mean([d[k] for d in last]):.3g}"
                                            for k in keys]])
     if not rows:

@@ -71,8 +71,9 @@ from pokerzoo.games.base import Game
 SOLVERS = ("cfr", "dcfr", "cfr+", "fp")
 GAINS = ("bnn", "beta", "none")
 BNN_DATA = ("observed", "posterior_draws")
-QUANTILES = (0.5, 0.9, 0.99, 1.0)
-"""Quantiles of the gains that ``bonus_quantiles`` reports (1.0: the largest)."""
+QUANTILES = (0.0, 0.1, 0.5, 0.9, 0.99, 1.0)
+"""Quantiles of the gains that ``bonus_quantiles`` reports (0.0 / 1.0: the least / largest;
+the low ones show the visited terminals, a minority of a large tree)."""
 
 
 def _bnn_config_default() -> Any:
@@ -322,15 +323,16 @@ class ModelBasedAgent(UnknownEnvAgent):
         return scale if scale > 0 else 1.0
 
     def bonus_quantiles(self) -> dict[str, float]:
-        """Quantiles over terminals of the raw information gain (``gain_q50`` ... ``gain_max``,
-        nats) and of the bonus the last round added to the rewards, eta times the normalised
-        gain (``bonus_q50`` ... ``bonus_max``, chips against rewards of +-1); empty without
-        information gain. Reads the state only (the bonus is recomputed: the gains and the
-        scale are those the last round used)."""
+        """Quantiles over terminals of the raw information gain (``gain_min``, ``gain_q10`` ...
+        ``gain_max``, nats) and of the bonus the last round added to the rewards, eta times the
+        normalised gain (``bonus_min`` ... ``bonus_max``, chips against rewards of +-1);
+        empty without information gain. Reads the state only (the bonus is recomputed: the
+        gains and the scale are those the last round used)."""
         if self.config.information_gain == "none":
             return {}
         bonus = self.config.eta * self.gain / self._gain_scale()
-        names = [f"q{int(q * 100)}" if q < 1 else "max" for q in QUANTILES]
+        names = ["min" if q == 0 else "max" if q == 1 else f"q{round(q * 100)}"
+                 for q in QUANTILES]
         gains = np.quantile(self.gain, QUANTILES)
         bonuses = np.quantile(bonus, QUANTILES)
         return {
