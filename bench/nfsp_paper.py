@@ -66,9 +66,11 @@ class Protocol:
     """Duplicate deals per evaluation point (2 hands each; the paper plays 10,000 games)."""
     final_hands: int = 20_000
     """Hands of each final match (Tables 3-4: 20,000 games)."""
+    opponent_hands: int = 50_000
+    """Training hands of the NFSP-UCT opponent when it is trained (Fig. 2's 50,000)."""
     num_envs: int = 8
     """Hands played at once. The networks learn once per 128 of a seat's transitions, more
-    than 8 hands give, so playing 8 at a time changes no network between learning steps."""
+    than 8 hands give, so a batch of 8 spans at most one learning step."""
 
 
 def paper_game() -> Game:
@@ -154,6 +156,37 @@ def seed_path(out: Path, preset: str, seed: int) -> Path:
     return out / "seeds" / f"{preset}_seed{seed}.json"
 
 
+def policy_path(out: Path, preset: str, seed: int) -> Path:
+    """Where the run (preset, seed) saves its final average policy."""
+    return out / "policies" / f"{preset}_seed{seed}.npz"
+
+
+def finish(out: Path, opponents: dict[str, TabularPolicy]) -> int:
+    """Play the final match against each opponent a seed record lacks (an opponent trained
+    beside the runs), from the run's saved policy; returns how many matches were added."""
+    added, tree = 0, None
+    for path in sorted((out / "seeds").glob("*.json")):
+        record = json.loads(path.read_text())
+        todo = [n for n in opponents if n not in record["final"]]
+        if not todo:
+            continue
+        if tree is None:
+            from pokerzoo.tree import build
+
+            tree = build(paper_game())
+        probs = TabularPolicy.load(policy_path(out, record["preset"], record["seed"])
+                                   ).aligned_to(tree)
+        rng = np.random.default_rng([record["seed"], PRESETS.index(record["preset"]), 7])
+        deals = max(1, record["protocol"]["final_hands"] // 2)
+        for name in todo:
+            record["final"][name] = _match(tree, probs, opponents[name], deals, rng,
+                                           record["big_blind_chips"])
+            record["opponent_nash_conv"][name] = nash_conv(tree, opponents[name])
+            added += 1
+        write_atomically(path, json.dumps(record, indent=1), what="NFSP seed record")
+    return added
+
+
 def run_seed(preset: str, seed: int, protocol: Protocol, opponents: dict[str, TabularPolicy],
              out: Path) -> dict[str, Any]:
     """Train ``preset`` with ``seed`` under ``protocol``, evaluate as the paper does, write
@@ -179,7 +212,9 @@ def run_seed(preset: str, seed: int, protocol: Protocol, opponents: dict[str, Ta
         versus = _match(tree, probs, uniform, protocol.curve_deals, rng, big_blind)
         curve.append({"hands": agent.iteration, "nash_conv": nash_conv(tree, probs),
                       "random": versus})
-    probs = agent.average_policy().aligned_to(tree)
+    average = agent.average_policy()
+    average.save(policy_path(out, preset, seed))  # for opponents that arrive later (finish)
+    probs = average.aligned_to(tree)
     deals = max(1, protocol.final_hands // 2)
     final = {"random": _match(tree, probs, uniform, deals, rng, big_blind)}
     for name, opponent in opponents.items():
@@ -193,6 +228,7 @@ def run_seed(preset: str, seed: int, protocol: Protocol, opponents: dict[str, Ta
                       "sl_lr": opt.avg_opt.param_groups[0]["lr"]},
         "hands": agent.iteration, "nash_conv": nash_conv(tree, probs),
         "nash_conv_uniform": nash_conv(tree, uniform), "curve": curve, "final": final,
+        "opponent_nash_conv": {n: nash_conv(tree, o) for n, o in opponents.items()},
         "train_cpu_seconds": train_cpu_s, "cpu_seconds": time.process_time() - cpu_start,
         "seconds": time.perf_counter() - start,
     }
@@ -201,9 +237,9 @@ def run_seed(preset: str, seed: int, protocol: Protocol, opponents: dict[str, Ta
     return record
 
 
-def load_records(out: Path) -> list[dict[str, Any]]:
-    """Every seed record under ``out``."""
-    return [json.loads(p.read_text()) for p in sorted((out / "seeds").glob("*.json"))]
+def load_records(out: Path, part: str = "seeds") -> list[dict[str, Any]]:
+    """Every seed record under ``out/part`` ("seeds": Leduc, "hunl")."""
+    return [json.loads(p.read_text()) for p in sorted((out / part).glob("*.json"))]
 
 
 # The opponents --------------------------------------------------------------------------------
@@ -249,3 +285,35 @@ def load_opponents(folder: Path) -> dict[str, TabularPolicy]:
     """The opponents saved in ``folder`` (those present)."""
     return {name: TabularPolicy.load(opponent_path(folder, name)) for name in OPPONENTS
             if opponent_path(folder, name).exists()}
+
+
+# Heads-up no-limit (Tables 3-4's HUNL rows) ---------------------------------------------------
+
+HUNL_PAPER = {"nfsp-per": (34.0647, 0.48), "nfsp-plt": (34.0445, 0.48)}
+"""The paper's HUNL results against Random, bb/h over 20,000 games (Tables 3-4)."""
+
+
+def run_hunl_seed(preset: str, seed: int, hands: int, final_hands: int, out: Path
+                  ) -> dict[str, Any]:
+    """``preset`` trained ``hands`` hands on our no-limit hold'em (blinds 50/100, bets of half
+    and one pot, all-in) with the paper's SGD rates, then ``final_hands`` duplicate hands
+    against uniform random (state by state: no tree); written to ``out`` once."""
+    from pokerzoo.evaluation.matches import versus_random
+
+    path = out / "hunl" / f"{preset}_seed{seed}.json"
+    if path.exists():
+        return dict(json.loads(path.read_text()))
+    torch.set_num_threads(1)
+    game = load_game("no_limit_holdem")
+    cpu = time.process_time()
+    agent = make_agent(preset, game, seed=seed, num_envs=8, **PAPER_PARAMS)
+    agent.iterate(hands)
+    train_cpu = time.process_time() - cpu
+    result = versus_random(game, agent.policy(), final_hands, seed=seed + 1)
+    record = {"preset": preset, "seed": seed, "game": "no_limit_holdem (defaults)",
+              "hands": agent.iteration, "final_hands": int(result["hands"]),
+              "bb_per_hand": result["bb_per_100"] / 100.0, "ci_bb": result["ci95"] / 100.0,
+              "train_cpu_seconds": train_cpu, "cpu_seconds": time.process_time() - cpu}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(record, indent=1), what="HUNL seed record")
+    return record

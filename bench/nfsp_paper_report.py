@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from nfsp_paper import OPPONENTS, PAPER_LEDUC, PRESETS
+from nfsp_paper import HUNL_PAPER, OPPONENTS, PAPER_LEDUC, PRESETS
 from scipy import stats
 
 METRICS = {  # name -> (reader, the sign a better agent has, label)
@@ -62,7 +62,28 @@ def by_preset(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
             for p in PRESETS if any(r["preset"] == p for r in records)}
 
 
-def report(records: list[dict[str, Any]], command: str, note: str) -> tuple[str, list[str]]:
+def hunl_section(records: list[dict[str, Any]]) -> list[str]:
+    """The HUNL runs against Random (mean ± 95% CI over seeds), beside the paper's."""
+    if not records:
+        return []
+    lines = ["", "## Heads-up no-limit against Random (Tables 3-4's HUNL column 1)", "",
+             f"Our `{records[0]['game']}`, {records[0]['hands']:,} training hands (paper's "
+             f"SGD rates), {records[0]['final_hands']:,} duplicate hands against uniform random. "
+             "NFSP-UCT and Deep CFR opponents not trained on HUNL (not in the budget).", "",
+             "| preset | seeds | bb/h vs Random | paper |", "|---|---|---|---|"]
+    for preset in PRESETS:
+        rs = [r for r in records if r["preset"] == preset]
+        if rs:
+            paper = HUNL_PAPER.get(preset)
+            lines.append(f"| {preset} | {len(rs)} | "
+                         f"{_fmt(*mean_ci([r['bb_per_hand'] for r in rs]), 2)} | "
+                         + (f"{paper[0]} ± {paper[1]} |" if paper else "not reported |"))
+    return lines
+
+
+def report(records: list[dict[str, Any]], command: str, note: str,
+           hunl: list[dict[str, Any]] | None = None,
+           source: str = "bench/results/nfsp/paper_protocol.md") -> tuple[str, list[str]]:
     """The Markdown report and the rows for ``docs/reproductions.md``."""
     groups = by_preset(records)
     first = records[0]
@@ -84,7 +105,8 @@ def report(records: list[dict[str, Any]], command: str, note: str) -> tuple[str,
         "each (duplicate deals). Seeds per preset: "
         + ", ".join(f"{p} {n}" for p, n in seeds.items())
         + ". Intervals: 95% t over seeds (the paper's ± are over evaluation games of one agent). "
-        f"Mean seconds per run: {np.mean([r['seconds'] for r in records]):.0f}.",
+        f"Mean per run: {np.mean([r['seconds'] for r in records]):.0f} s wall, "
+        f"{np.mean([r.get('cpu_seconds', np.nan) for r in records]):.0f} s CPU.",
         "",
         "## Final matches and NashConv (mean ± 95% CI over seeds)",
         "",
@@ -104,7 +126,9 @@ def report(records: list[dict[str, Any]], command: str, note: str) -> tuple[str,
         cells.append(" / ".join(f"{paper[k][0]:.4f} ± {paper[k][1]}" for k in
                                 ("random", "nfsp-uct", "deep-cfr")) if paper else "not reported")
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", f"Uniform random's NashConv: {first['nash_conv_uniform']:.3f} chips.", "",
+    opp = ", ".join(f"{n} {v:.3f}" for n, v in first.get("opponent_nash_conv", {}).items())
+    lines += ["", f"Uniform random's NashConv: {first['nash_conv_uniform']:.3f} chips; the fixed "
+              f"opponents' (`bench/results/nfsp/opponents/`): {opp or 'not recorded'}.", "",
               "## Differences (Welch 95% CI over seeds)", "",
               "| difference | metric | ours | paper | verdict |", "|---|---|---|---|---|"]
     rows = []
@@ -131,11 +155,12 @@ def report(records: list[dict[str, Any]], command: str, note: str) -> tuple[str,
             n = np.mean([r["curve"][i]["nash_conv"] for r in rs])
             cells.append(f"{c:+.3f} chips (NashConv {n:.2f})")
         lines.append(f"| {preset} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n", docs_rows(groups, rows, command, note)
+    lines += hunl_section(hunl or [])
+    return "\n".join(lines) + "\n", docs_rows(groups, rows, command, note, source)
 
 
 def docs_rows(groups: dict[str, list[dict[str, Any]]], diffs: list[tuple], command: str,
-              note: str) -> list[str]:
+              note: str, source: str) -> list[str]:
     """The Leduc row of the NFSP table of ``docs/reproductions.md``."""
     def final(preset: str, key: str) -> str:
         vals = [r["final"][key]["bb"] for r in groups[preset] if key in r["final"]]
@@ -166,6 +191,6 @@ def docs_rows(groups: dict[str, list[dict[str, Any]]], diffs: list[tuple], comma
         "+0.078 against Random); ± over games, not seeds; no NashConv | "
         f"{note} bb/h against Random / our NFSP-UCT / our Deep CFR, mean ± 95% CI over seeds: "
         f"{paper_side}; differences in chips/hand against Random: "
-        f"{diff_text[METRICS['chips_random'][2]]} (`bench/results/nfsp/paper_protocol.md`) | "
+        f"{diff_text[METRICS['chips_random'][2]]} (`{source}`) | "
         f"{ours} | {verdict_text or 'not yet measured'} | `{command}` |",
     ]

@@ -168,18 +168,24 @@ def main(argv: list[str] | None = None) -> None:
     paper.add_argument("--curve-deals", type=int, default=Protocol.curve_deals)
     paper.add_argument("--final-hands", type=int, default=Protocol.final_hands)
     paper.add_argument("--num-envs", type=int, default=Protocol.num_envs)
+    paper.add_argument("--opponent-hands", type=int, default=Protocol.opponent_hands,
+                       help="NFSP-UCT's training hands when it must be trained (0: missing "
+                       "opponents are not trained; their matches are played by --report "
+                       "once they exist)")
+    paper.add_argument("--hunl-seeds", type=int, default=0,
+                       help="also this many HUNL runs per preset (vs random only)")
     paper.add_argument("--opponents", type=Path, default=Path("bench/results/nfsp/opponents"),
                        help="folder of the fixed opponents (trained there when missing)")
     args = parser.parse_args(argv)
     if args.report is not None:
-        write_report(args.report, args.report_to, args.note)
+        write_report(args.report, args.report_to, args.note, args.opponents)
         return
     if args.paper:
         protocol = Protocol(hands=args.hands or Protocol.hands, eval_every=args.eval_every,
                             curve_deals=args.curve_deals, final_hands=args.final_hands,
-                            num_envs=args.num_envs)
+                            num_envs=args.num_envs, opponent_hands=args.opponent_hands)
         run_grid(args.out, args.presets.split(","), range(args.seeds), protocol, args.workers,
-                 args.backend, args.opponents)
+                 args.backend, args.opponents, args.hunl_seeds)
         return
     parts = set(args.parts.split(","))
     params = json.loads(args.params)
