@@ -384,7 +384,7 @@ def openspiel_river_section(target_pct: float = 0.3, num_ranks: int = REDUCED_RA
             v = fixed_value(tree, game, table, profile(tree, s))
             rows.append([name, f"value of the {label} profile", f"{v.ours:.12f}",
                          f"{v.theirs:.12f}", f"{abs(v.ours - v.theirs):.1e}",
-                         f"{v.ours_s:.4f}", f"{v.theirs_s:.2f}", _ratio(v.theirs_s, v.ours_s)])
+                         f"{v.ours_s:.6f}", f"{v.theirs_s:.2f}", _ratio(v.theirs_s, v.ours_s)])
     race = solve_race(rd_tree, rd_game, target_pct)
     n, m = race.ours_iterations, race.theirs_iterations
     bound = 2 * (race.ours_expl + race.theirs_expl)
