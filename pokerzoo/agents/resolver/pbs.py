@@ -289,6 +289,36 @@ class LeafStates:
                           gap=gap / pot[:, 0])
 
 
+def suit_permutations(game: Game, tree: PublicTree) -> tuple[np.ndarray, np.ndarray,
+                                                             np.ndarray]:
+    """The suit relabellings of a Leduc-family game (card ``c``: rank ``c // num_suits``, suit
+    ``c % num_suits``; suits never decide a hand), identity first: ``(cards [P, C], hands0
+    [P, H0], hands1 [P, H1])`` with ``cards[k][c]`` the card ``c`` becomes and
+    ``hands_p[k][h]`` the index of the hand ``h`` becomes. A game without suits gets the
+    identity alone."""
+    import itertools
+
+    suits = game.params().get("num_suits")
+    cards = np.arange(tree.num_cards)
+    maps = [cards]
+    if isinstance(suits, int) and suits > 1 and tree.num_cards % suits == 0:
+        for order in itertools.permutations(range(suits)):
+            if list(order) != list(range(suits)):
+                maps.append((cards // suits) * suits + np.asarray(order)[cards % suits])
+    hands = []
+    for p in (0, 1):
+        index = {tuple(sorted(h)): i for i, h in enumerate(tree.hands[p].tolist())}
+        rows = []
+        for m in maps:
+            mapped = [index.get(tuple(sorted(m[h]))) for h in tree.hands[p]]
+            if any(i is None for i in mapped):
+                return cards[None], np.arange(tree.num_hands(0))[None], np.arange(
+                    tree.num_hands(1))[None]
+            rows.append(mapped)
+        hands.append(np.asarray(rows, dtype=np.int64))
+    return np.asarray(maps, dtype=np.int64), hands[0], hands[1]
+
+
 def solver_reaches(states: LeafStates, snapshots: Sequence[int] = (1, 2, 4, 8, 16, 32, 64,
                                                                   128, 256)) -> list[Any]:
     """ReBeL's "states of the agent's own play" for a CFR-style re-solver: the reaches of the

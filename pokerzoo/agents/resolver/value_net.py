@@ -6,7 +6,10 @@ to sum 1 over the game's hand lists) to each hand's counterfactual value for bot
 chips per pot against the opponent's normalised range (the targets of ``pbs``). A multilayer
 perceptron with PReLU units; with ``zero_sum`` DeepStack's correction layer subtracts half of
 ``range0 . v0 + range1 . v1`` from every value of both players, so the two players' expected
-values cancel exactly, as a zero-sum subgame's do. Batched, on CUDA when present.
+values cancel exactly, as a zero-sum subgame's do. With the game's suit symmetries in its spec
+(the Leduc family's suits never decide a hand) it answers, in evaluation mode, the mean of its
+answers over the relabelled inputs, so swapping suits swaps its values exactly. Batched, on
+CUDA when present.
 
 ``NetworkLeaves(net)`` is a ``LeafValues`` source for ``pokerzoo.public.depth_limit``: it
 normalises the leaves' reaches, asks the network, and scales back to chips (values times the
@@ -36,7 +39,7 @@ except ImportError:  # a machine without the extra: one line saying what to inst
     raise ConfigError('the value network needs torch, which is not installed: pip install '
                       '"pokerzoo[torch]"') from None
 
-from pokerzoo.agents.resolver.pbs import FeatureSpec, game_record
+from pokerzoo.agents.resolver.pbs import FeatureSpec, game_record, suit_permutations
 from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
 from pokerzoo.games.base import Game
 from pokerzoo.public.tree import PublicTree
@@ -61,6 +64,12 @@ class ValueNetSpec:
     """Hidden layers."""
     zero_sum: bool = True
     """DeepStack's zero-sum correction on the outputs."""
+    card_perms: tuple[tuple[int, ...], ...] = ()
+    """Symmetries of the game (``pbs.suit_permutations``), identity first: in evaluation
+    mode the net answers the mean of its answers over them (exact symmetries of the values);
+    empty: none."""
+    hand_perms0: tuple[tuple[int, ...], ...] = ()
+    hand_perms1: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("width", "layers"):
@@ -70,21 +79,31 @@ class ValueNetSpec:
 
     @classmethod
     def for_tree(cls, game: Game, features: FeatureSpec, tree: PublicTree,
-                 **shape: Any) -> ValueNetSpec:
+                 symmetric: bool = False, **shape: Any) -> ValueNetSpec:
         hands = [tuple(tuple(int(c) for c in h) for h in tree.hands[p]) for p in (0, 1)]
-        return cls(game_record(game), features, hands[0], hands[1], **shape)
+        perms: tuple[Any, ...] = ((), (), ())
+        if symmetric:
+            perms = tuple(tuple(tuple(int(x) for x in row) for row in a)
+                          for a in suit_permutations(game, tree))
+        return cls(game_record(game), features, hands[0], hands[1], **shape,
+                   card_perms=perms[0], hand_perms0=perms[1], hand_perms1=perms[2])
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "features": self.features.to_json(),
                 "hands0": [list(h) for h in self.hands0], "hands1": [list(h) for h in self.hands1],
-                "width": self.width, "layers": self.layers, "zero_sum": self.zero_sum}
+                "width": self.width, "layers": self.layers, "zero_sum": self.zero_sum,
+                "card_perms": [list(x) for x in self.card_perms],
+                "hand_perms0": [list(x) for x in self.hand_perms0],
+                "hand_perms1": [list(x) for x in self.hand_perms1]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ValueNetSpec:
         return cls(dict(data["game"]), FeatureSpec.from_json(data["features"]),
                    tuple(tuple(int(c) for c in h) for h in data["hands0"]),
                    tuple(tuple(int(c) for c in h) for h in data["hands1"]),
-                   int(data["width"]), int(data["layers"]), bool(data["zero_sum"]))
+                   int(data["width"]), int(data["layers"]), bool(data["zero_sum"]),
+                   *(tuple(tuple(int(c) for c in row) for row in data.get(name, ()))
+                     for name in ("card_perms", "hand_perms0", "hand_perms1")))
 
     def check_game(self, game: Game) -> None:
         """``ConfigError`` unless the net was trained for ``game`` (name and parameters)."""
@@ -139,11 +158,56 @@ class ValueNet(nn.Module):
         self.blocked1: torch.Tensor
         self.register_buffer("blocked0", blocked[0], persistent=False)
         self.register_buffer("blocked1", blocked[1], persistent=False)
+        # Inverse maps: entry j of a relabelled vector is entry inverse[j] of the original.
+        inverse = [torch.as_tensor(np.argsort(np.asarray(p, dtype=np.int64), axis=1))
+                   if len(p) else torch.zeros((0, 0), dtype=torch.int64)
+                   for p in (spec.card_perms, spec.hand_perms0, spec.hand_perms1)]
+        self.card_inverse: torch.Tensor
+        self.hand_inverse0: torch.Tensor
+        self.hand_inverse1: torch.Tensor
+        self.register_buffer("card_inverse", inverse[0], persistent=False)
+        self.register_buffer("hand_inverse0", inverse[1], persistent=False)
+        self.register_buffer("hand_inverse1", inverse[2], persistent=False)
+
+    @property
+    def symmetries(self) -> int:
+        """How many relabellings the net averages over in evaluation mode (1: none)."""
+        return max(int(self.card_inverse.shape[0]), 1)
+
+    def relabel(self, k: torch.Tensor, features: torch.Tensor, *hands: torch.Tensor,
+                ) -> tuple[torch.Tensor, ...]:
+        """Inputs (and per-hand arrays: ranges, values, in player order 0, 1) under
+        symmetry ``k[b]`` of each row."""
+        c = self.spec.features.num_cards
+        board = torch.gather(features[:, :c], 1, self.card_inverse[k])
+        out = [torch.cat([board, features[:, c:]], dim=1)]
+        for i, x in enumerate(hands):
+            inverse = self.hand_inverse0 if i % 2 == 0 else self.hand_inverse1
+            out.append(torch.gather(x, 1, inverse[k]))
+        return tuple(out)
 
     def forward(self, features: torch.Tensor, range0: torch.Tensor,
                 range1: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``([B, H0], [B, H1])`` values per pot for ``[B, F]`` features and ranges summing
-        to 1 (hands the board blocks get 0)."""
+        to 1 (hands the board blocks get 0); in evaluation mode, the mean over the game's
+        symmetries (each answer mapped back)."""
+        if self.training or self.symmetries == 1:
+            return self._values(features, range0, range1)
+        batch = features.shape[0]
+        k = torch.arange(self.symmetries, device=features.device).repeat_interleave(batch)
+        f, r0, r1 = self.relabel(k, features.repeat(self.symmetries, 1),
+                                 range0.repeat(self.symmetries, 1),
+                                 range1.repeat(self.symmetries, 1))
+        u0, u1 = self._values(f, r0, r1)
+        # Back to the original labels: hand h was relabelled perm[k][h].
+        forward0 = torch.argsort(self.hand_inverse0, dim=1)[k]
+        forward1 = torch.argsort(self.hand_inverse1, dim=1)[k]
+        v0 = torch.gather(u0, 1, forward0).view(self.symmetries, batch, -1).mean(0)
+        v1 = torch.gather(u1, 1, forward1).view(self.symmetries, batch, -1).mean(0)
+        return v0, v1
+
+    def _values(self, features: torch.Tensor, range0: torch.Tensor,
+                range1: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         # Ranges times their size: inputs of order one whatever the number of hands.
         x = torch.cat([features, range0 * self.h0, range1 * self.h1], dim=-1)
         out = self.body(x)

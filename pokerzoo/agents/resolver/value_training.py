@@ -64,6 +64,9 @@ class ValueTrainingConfig:
     """Hidden layers."""
     zero_sum: bool = True
     """DeepStack's zero-sum correction layer."""
+    suit_symmetry: bool = True
+    """Train on states relabelled by a random suit permutation each (the Leduc family's
+    suits never decide a hand) and answer with the mean over all relabellings."""
     batch_size: int = 512
     """PBSs per training step."""
     learning_rate: float = 1e-3
@@ -113,7 +116,8 @@ class ValueNetTrainer:
         self.progress = progress
         cfg = self.config
         self.states = LeafStates(game, cfg.leaves, cfg.solve_iterations)
-        spec = ValueNetSpec.for_tree(game, self.states.spec, self.states.tree, width=cfg.width,
+        spec = ValueNetSpec.for_tree(game, self.states.spec, self.states.tree,
+                                     symmetric=cfg.suit_symmetry, width=cfg.width,
                                      layers=cfg.layers, zero_sum=cfg.zero_sum)
         self.device = default_device() if cfg.device == "auto" else torch.device(cfg.device)
         if self.device.type == "cuda" and not torch.cuda.is_available():
@@ -200,11 +204,18 @@ class ValueNetTrainer:
                     group["lr"] = lr
             pick = torch.randint(0, features.shape[0], (cfg.batch_size,),
                                  generator=self.generator).to(self.device)
-            p0, p1 = self.net(features[pick], r0[pick], r1[pick])
+            batch: tuple[torch.Tensor, ...] = (
+                features[pick], r0[pick], r1[pick], v0[pick], v1[pick], free0[pick].float(),
+                free1[pick].float())
+            if self.net.symmetries > 1:
+                k = torch.randint(0, self.net.symmetries, (cfg.batch_size,),
+                                  generator=self.generator).to(self.device)
+                batch = self.net.relabel(k, *batch)
+            f, q0, q1, t0, t1, m0, m1 = batch
+            p0, p1 = self.net(f, q0, q1)
             # Squared error over the hands the board leaves, both players.
-            err = ((p0 - v0[pick]) ** 2 * free0[pick]).sum() + (
-                (p1 - v1[pick]) ** 2 * free1[pick]).sum()
-            loss = err / (free0[pick].sum() + free1[pick].sum())
+            err = ((p0 - t0) ** 2 * m0).sum() + ((p1 - t1) ** 2 * m1).sum()
+            loss = err / (m0.sum() + m1.sum())
             self.optimizer.zero_grad()
             loss.backward()
             self.optimizer.step()

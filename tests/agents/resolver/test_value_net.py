@@ -153,3 +153,20 @@ def test_without_torch_one_line_names_the_extra() -> None:
     line = result.stdout.strip()
     assert line.startswith("ERROR:") and 'pip install "pokerzoo[torch]"' in line
     assert "\n" not in line
+
+
+def test_swapping_suits_swaps_the_answers(game: pokerzoo.games.base.Game) -> None:
+    trainer = ValueNetTrainer(game, seed=2, progress=False, **SMALL)
+    net = trainer.net.eval()
+    assert net.symmetries == 2  # Leduc's two suits
+    rng = np.random.default_rng(2)
+    features = torch.as_tensor(trainer.states.spec.features(
+        trainer.states.tree, trainer.states.nodes[[0, 2, 4]]))
+    r0 = torch.as_tensor(rng.dirichlet(np.ones(6), 3), dtype=torch.float32)
+    r1 = torch.as_tensor(rng.dirichlet(np.ones(6), 3), dtype=torch.float32)
+    swap = [1, 0, 3, 2, 5, 4]  # spades <-> hearts
+    with torch.no_grad():
+        v0, v1 = net(features, r0, r1)
+        w0, w1 = net(features, r0[:, swap], r1[:, swap])
+    torch.testing.assert_close(w0, v0[:, swap])
+    torch.testing.assert_close(w1, v1[:, swap])
