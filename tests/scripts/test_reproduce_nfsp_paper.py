@@ -112,3 +112,12 @@ def test_report_gives_differences_and_verdicts() -> None:
     assert "reproduced" in text and "not distinguishable from 0" in text
     assert rows and rows[0].startswith("| NFSP-PLT beats NFSP-PER")
     assert paper_report.verdict(-1.0, 0.5, 1) == "opposite sign"
+
+
+def test_a_tiny_hunl_run_writes_its_record_once(tmp_path: Path) -> None:
+    record = paper.run_hunl_seed("nfsp-per", 0, hands=40, final_hands=20, out=tmp_path)
+    path = tmp_path / "hunl" / "nfsp-per_seed0.json"
+    assert json.loads(path.read_text())["bb_per_hand"] == record["bb_per_hand"]
+    assert record["final_hands"] == 20 and record["hands"] >= 40
+    path.write_text(json.dumps({**record, "marker": 1}))
+    assert paper.run_hunl_seed("nfsp-per", 0, 40, 20, tmp_path)["marker"] == 1
