@@ -81,7 +81,8 @@ def summary(work: Path) -> str:
             eq = r["hero"]["equilibrium"]
             lines.append(f"| equilibrium, {ranges} ranges | "
                          + " | ".join(f"{v:.1f}" for v in eq.values()) + " |")
-        if r["spot_scope"] == "decision":
+        if r["spot_scope"] == "decision" and name.split("_" + ranges)[0] not in seen:
+            seen.add(name.split("_" + ranges)[0])  # its own columns: the same at any ranges
             ag = r["hero"]["agent"]
             lines.append(f"| {name.split('_' + ranges)[0]} (mapped; its own: "
                          + ", ".join(f"{k} {v:.1f}" for k, v in r["hero_raw"].items()) + ") | "
