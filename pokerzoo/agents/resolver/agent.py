@@ -155,6 +155,7 @@ class Resolver(Agent):
         n = check_units(n)
         if self.trains_network:
             self._trainer.iterate(n)
+            self._trainer.net.eval()  # leaves answer in evaluation mode (suit-averaged)
             self._process = self._new_process()  # the leaves changed: re-solve with them
             self._table = None
         else:
@@ -211,6 +212,7 @@ class Resolver(Agent):
         if self._trainer is not None:
             self._trainer.load_state_dict(state["trainer"])
             self._leaves.net = self._trainer.net
+            self._trainer.net.eval()
         self._process = self._new_process()
         self._process.restore(dict(state["process"]))
         self._table = None
