@@ -75,7 +75,6 @@ class JointOracleLeaves:
         self.oracle = oracle
         self.config = config
         self._solvers: dict[int, Any] = {}
-        self._passes = [0, 0]
 
     def _solver(self, node: int) -> Any:
         from pokerzoo.public.solver import PublicSolver
@@ -86,17 +85,14 @@ class JointOracleLeaves:
 
     def leaf_values(self, subgame: Any, leaves: np.ndarray, reach0: np.ndarray,
                     reach1: np.ndarray, mode: str, traverser: int,
-                    weight: float) -> np.ndarray:
-        """``traverser``'s values ``[L, H_traverser]`` at ``leaves`` (see the class doc)."""
+                    scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
+        """``traverser``'s values ``[L, H_traverser]`` at ``leaves`` (see the class doc); CFR
+        passes update the rests with the trunk's ``scalars``."""
         from pokerzoo.public import sweep_kernel as kernel
-        from pokerzoo.public.solver import discounts
 
         codes = {"cfr": kernel.MODE_CFR, "average": kernel.MODE_AVERAGE,
                  "best_response": kernel.MODE_BEST_RESPONSE}
-        if mode == "cfr":
-            self._passes[traverser] += 1
-            scalars = discounts(self.config, self._passes[traverser])
-        else:
+        if mode != "cfr":
             scalars = (1.0, 1.0, False, 1.0, 0.0)
         nodes = np.asarray(subgame.leaf_full_nodes)[np.asarray(leaves, dtype=np.int64)]
         own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
@@ -132,3 +128,4 @@ class JointOracle:
     def fresh(self, config: Any) -> JointOracleLeaves:
         """Leaves for one re-solve (solved with ``config``, a ``SolverConfig``)."""
         return JointOracleLeaves(self, config)
+
