@@ -389,7 +389,8 @@ def main() -> None:
     lines = ["# A batched torch form of the CFR+ sweep (bench/bench_sweep_torch.py)", "",
              f"Command: `python bench/bench_sweep_torch.py {' '.join(sys.argv[1:])}`", ""]
     gpu = torch.cuda.get_device_name(0) if args.device.startswith("cuda") else "none"
-    lines += [f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+    lines += [f"Machine: {platform.processor() or platform.machine()}, "
+              f"{len(os.sched_getaffinity(0))} cores usable, "
               f"GPU {gpu}, torch {torch.__version__}.", "", "## Check against the engine", "",
               "Before each of 3 iterations the engine's regrets and sums are copied into the "
               "torch form (float64) and both iterate once: the largest relative difference of "
@@ -410,7 +411,7 @@ def main() -> None:
     summary = tree.summary()
     print(summary, f"built in {build_s:.1f} s", flush=True)
     timings = []
-    for threads in sorted({2, os.cpu_count() or 2}):
+    for threads in sorted({2, len(os.sched_getaffinity(0))}):
         engine = PublicSolver(tree, algorithm="cfr+", threads=threads)
         sec = seconds_per_iteration(engine.iterate, args.numba_iterations)
         timings.append((f"numba engine, {threads} threads", sec, "-"))

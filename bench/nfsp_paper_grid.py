@@ -27,6 +27,7 @@ from nfsp_paper_report import report
 from tqdm import tqdm
 
 from pokerzoo.atomic import write_atomically
+from pokerzoo.errors import ConfigError
 
 BENCH = str(Path(__file__).resolve().parent)
 
@@ -40,8 +41,15 @@ def _job(shared: tuple[list[tuple[str, int]], Protocol, str, str], index: int) -
         train_opponent(OPPONENTS[arg], Path(opponents), protocol.opponent_hands)
         name = f"opponent {OPPONENTS[arg]}"
     elif kind.startswith("hunl:"):
-        run_hunl_seed(kind[5:], arg, protocol.hands, protocol.final_hands, Path(out))
         name = f"HUNL {kind[5:]} seed {arg}"
+        try:
+            run_hunl_seed(kind[5:], arg, protocol.hands, protocol.final_hands, Path(out))
+        except ConfigError as error:
+            # At the paper's SGD 0.1 a HUNL run can diverge (non-finite TD errors, which the
+            # prioritized buffer refuses); the grid goes on and the report counts the seeds
+            # that finished.
+            print(f"failed: {name}: {error}", flush=True)
+            return name
     else:
         run_seed(kind, arg, protocol, load_opponents(Path(opponents)), Path(out))
         name = f"{kind} seed {arg}"
