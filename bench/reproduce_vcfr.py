@@ -46,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table
-from vcfr_runs import GAMES, cell_path, load_records, paired_difference, run_cell
+from vcfr_runs import GAMES, cell_path, load_records, paired_difference, provenance, run_cell
 
 MAIN_AGENTS = ("vcfr", "psrlcfr", "naive-cfr", "naive-dcfr")
 """Run on at least ``--envs`` environments per game (the issue: 5)."""
@@ -67,6 +67,8 @@ PAPER_ROUNDS = 20_000
 """The paper's budget: "20,000 iteration rounds" (Sec. 5.3)."""
 WITHIN = 0.30
 """The acceptance band around the paper's numbers (issue 28: within about 30%)."""
+WHERE = "on a 2-core machine shared with other jobs (seconds are wall time there)"
+"""Where the cells ran, as a summary's first line says it (``--where``)."""
 
 
 def default_out(reward_prior: str, rounds: int | None, episodes: int) -> Path:
@@ -117,8 +119,9 @@ def _at(record: dict[str, Any], hands: int) -> float:
     return next((v for p, v in record["curve"] if p == hands), float("nan"))
 
 
-def summarise(out: Path) -> str:
-    """The tables of what is finished (also written to ``summary.md``), one PNG per game."""
+def summarise(out: Path, where: str = WHERE) -> str:
+    """The tables of what is finished (also written to ``summary.md``, headed by ``where``
+    the cells ran and which are unfinished), one PNG per game."""
     records = load_records(out)
     if not records:
         return "no finished runs yet"
@@ -170,8 +173,8 @@ def summarise(out: Path) -> str:
     if notes.exists():
         text += "\n" + notes.read_text()
     (out / "summary.md").write_text(
-        "Written by `bench/reproduce_vcfr.py --out " + str(out) + "` on a 2-core machine "
-        "shared with other jobs (seconds are wall time there).\n\n" + text + "\n")
+        "Written by `bench/reproduce_vcfr.py --out " + str(out) + "` from its finished cells, "
+        + where + ".\n\n" + "\n".join(provenance(out)) + "\n\n" + text + "\n")
     return text
 
 
@@ -262,7 +265,10 @@ def main() -> None:
                         help="past this, cells save where they are and stop (rerun resumes)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--out", default=None, help="default: see the module doc")
-    parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="only the tables of the finished cells: no run starts")
+    parser.add_argument("--where", default=WHERE,
+                        help="where the cells ran, for the summary's first line")
     args = parser.parse_args()
     out = Path(args.out) if args.out else default_out(args.reward_prior, args.rounds,
                                                      args.episodes)
@@ -297,7 +303,7 @@ def main() -> None:
                 print(f"{game} {agent} env{env}: NashConv {r['nash_conv']:.4f} "
                       f"(log10 {math.log10(max(r['nash_conv'], 1e-12)):.3f}) in "
                       f"{r['learning_seconds']:.0f} s", flush=True)
-    print(summarise(out))
+    print(summarise(out, args.where))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table
-from vcfr_runs import cell_path, load_records, run_cell
+from vcfr_runs import cell_path, load_records, provenance, run_cell
 
 ETAS = (0.005, 0.05, 0.5)
 BATCH_LEDUC5 = {"batch_size": 1000}
@@ -64,8 +64,13 @@ def variants() -> dict[str, tuple[str, dict[str, Any]]]:
     return grid
 
 
-def summarise(out: Path, game: str) -> str:
-    """The grid's table (also written to ``summary.md`` under ``out``)."""
+WHERE = "on a machine shared with other jobs (seconds are wall time there)"
+"""Where the cells ran, as the summary's first line says it (``--where``)."""
+
+
+def summarise(out: Path, game: str, where: str = WHERE) -> str:
+    """The grid's table (also written to ``summary.md`` under ``out``, headed by ``where`` the
+    cells ran and which are unfinished)."""
     records = [r for r in load_records(out) if r["game"] == game]
     if not records:
         return "no finished runs yet"
@@ -96,8 +101,8 @@ def summarise(out: Path, game: str) -> str:
          "output in own mean", "terminals observed", "gain q50 (nats)", "gain max",
          "bonus q50 (chips)", "bonus max", "s / run"], rows)
     (out / "summary.md").write_text(
-        "Written by `bench/vcfr_bonus_grid.py --out " + str(out) + "` on a machine shared "
-        "with other jobs (seconds are wall time there).\n\n" + text + "\n")
+        "Written by `bench/vcfr_bonus_grid.py --out " + str(out) + "` from its finished cells, "
+        + where + ".\n\n" + "\n".join(provenance(out)) + "\n\n" + text + "\n")
     return text
 
 
@@ -113,7 +118,10 @@ def main() -> None:
                         help="past this, cells save where they are and stop (rerun resumes)")
     parser.add_argument("--out", default=None,
                         help="default: bench/results/vcfr/bonus_grid_rounds<N>")
-    parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="only the table of the finished cells: no run starts")
+    parser.add_argument("--where", default=WHERE,
+                        help="where the cells ran, for the summary's first line")
     args = parser.parse_args()
     out = Path(args.out or f"bench/results/vcfr/bonus_grid_rounds{args.rounds}")
     grid = variants()
@@ -143,7 +151,7 @@ def main() -> None:
                     continue
                 print(f"{v} env{e}: " + ("stopped at the deadline (saved)" if r is None else
                                          f"NashConv {r['nash_conv']:.4f}"), flush=True)
-    print(summarise(out, args.game))
+    print(summarise(out, args.game, args.where))
 
 
 if __name__ == "__main__":

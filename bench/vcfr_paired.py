@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import table
-from vcfr_runs import load_records, paired_difference
+from vcfr_runs import load_records, paired_difference, provenance
 
 PAIR = ("vcfr", "random-interaction")
 
@@ -45,7 +45,9 @@ def measured(folders: list[Path], game: str, hands: int) -> dict[tuple[str, int]
     return found
 
 
-def report(folders: list[Path], game: str, hands: int) -> str:
+def report(folders: list[Path], game: str, hands: int, where: str = "") -> str:
+    """The paired table, mean difference and interval; ``where`` the cells ran (a sentence
+    after the first paragraph) and each folder's machines and unfinished cells of the pair."""
     found = measured(folders, game, hands)
     envs = sorted(e for v, e in found if v == PAIR[0] and (PAIR[1], e) in found)
     if not envs:
@@ -71,6 +73,8 @@ def report(folders: list[Path], game: str, hands: int) -> str:
         f"(env seeds {', '.join(map(str, envs))}); re-solved = the posterior mean solved by "
         "CFR+ to NashConv 1e-4 and scored in d*. Cells from: "
         + ", ".join(f"`{f}`" for f in folders) + ".\n",
+        *([where + "\n"] if where else []),
+        *[line for f in folders for line in provenance(f, PAIR)], "",
         table(["env", "vcfr re-solved", "random re-solved", "difference",
                "vcfr terminals", "random terminals", "vcfr output", "random output"], rows),
         "",
@@ -90,8 +94,9 @@ def main() -> None:
     parser.add_argument("--game", default="leduc5")
     parser.add_argument("--hands", type=int, required=True)
     parser.add_argument("--out", default=None, help="also write the report here")
+    parser.add_argument("--where", default="", help="where the cells ran, said in the report")
     args = parser.parse_args()
-    text = report([Path(f) for f in args.folders], args.game, args.hands)
+    text = report([Path(f) for f in args.folders], args.game, args.hands, args.where)
     if args.out:
         Path(args.out).write_text(text)
     print(text)

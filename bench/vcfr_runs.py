@@ -169,6 +169,31 @@ def load_records(out: Path) -> list[dict[str, Any]]:
     return records
 
 
+def provenance(out: Path, variants: tuple[str, ...] | None = None) -> list[str]:
+    """Where the finished cells under ``out`` ran (their records' machines) and which cells
+    are unfinished (a saved ``env<N>.partial.json`` without a record: left out of every
+    table); only ``variants`` when given."""
+    def wanted(path: Path) -> bool:
+        return variants is None or path.parent.name in variants
+
+    machines: dict[str, int] = {}
+    for record in load_records(out):
+        if variants is None or record["variant"] in variants:
+            name = record.get("machine", "an unrecorded machine")
+            machines[name] = machines.get(name, 0) + 1
+    unfinished = []
+    for path in sorted(out.glob("*/*/env*.partial.json")):
+        # A partial file beside a finished record is a stale save: that cell is done.
+        if wanted(path) and not path.with_name(path.name.replace(".partial", "")).exists():
+            done = json.loads(path.read_text())["done"]
+            unfinished.append(f"{path.parent.parent.name} {path.parent.name} "
+                              f"{path.name.split('.')[0]} (saved at {done:,} hands)")
+    ran = ", ".join(f"{name}: {n} cells" for name, n in sorted(machines.items()))
+    return [f"- Finished cells in `{out}` ran on: {ran or 'none'}.",
+            "- Unfinished cells (saved part-way, left out of every table): "
+            + ("; ".join(unfinished) if unfinished else "none") + "."]
+
+
 def paired_difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """Mean of ``a - b`` over pairs and its two-sided 95% t interval."""
     from scipy import stats

@@ -86,3 +86,21 @@ def test_the_grid_runs_the_paired_agents_on_more_environments() -> None:
     envs = {agent: sorted(e for _, a, e in jobs if a == agent)
             for agent in ("vcfr", "psrlcfr", "random-interaction")}
     assert envs == {"vcfr": [0, 1, 2, 3], "psrlcfr": [0, 1], "random-interaction": [0, 1, 2, 3]}
+
+
+def test_provenance_names_the_machines_and_only_the_cells_still_under_way(tmp_path: Path) -> None:
+    cells = tmp_path / "leduc5"
+    for variant, env, files in (("vcfr", 0, {"json": {"machine": "host (16 cores)"}}),
+                                ("vcfr", 1, {"partial.json": {"done": 4_527}}),
+                                ("psrlcfr", 0, {"json": {"machine": "host (16 cores)"},
+                                                "partial.json": {"done": 11_806}})):
+        (cells / variant).mkdir(parents=True, exist_ok=True)
+        for suffix, body in files.items():
+            record = {"game": "leduc5", "agent": variant, "env": env, **body}
+            (cells / variant / f"env{env}.{suffix}").write_text(json.dumps(record))
+    ran, unfinished = vcfr_runs.provenance(tmp_path)
+    assert "host (16 cores): 2 cells" in ran
+    # The psrlcfr partial sits beside a finished record: a stale save, not a cell under way.
+    assert "vcfr env1 (saved at 4,527 hands)" in unfinished and "psrlcfr" not in unfinished
+    ran, unfinished = vcfr_runs.provenance(tmp_path, ("psrlcfr",))
+    assert "1 cells" in ran and unfinished.endswith("none.")
