@@ -127,7 +127,8 @@ def report(rows: list[tuple[str, str, dict[str, Any]]], done: dict[str, Any],
         "would) and its table scored by the exact evaluator: NashConv in chips (the sum of both "
         "players' best-response gains; exploitability is half of it). Seconds: building and "
         "tabularising the agent, wall clock on a 2-core machine shared with 7 other engineers "
-        f"({platform.processor() or platform.machine()}), so only their ratios mean much. "
+        f"({platform.processor() or platform.machine()}), so only their ratios mean much (a "
+        "run under heavy load took 3-10x longer with the same NashConv to every digit). "
         "Re-solves: one per own turn at most; the first turns of a round below one leaf share "
         "the re-solve at that leaf. DCFR (1.5, 0, 2) in every re-solve unless a row says CFR+.",
         "",
