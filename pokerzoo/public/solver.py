@@ -362,7 +362,7 @@ class PublicSolver:
         kernel.node_strategy(int(node), hands, int(tree.num_children[node]), average,
                              tree.offset, self.config.storage == "compressed", self.regrets,
                              self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-                             self.lock_offset, self.lock_values, out)
+                             self.lock_offset, self.lock_values, np.zeros(hands), out)
         return out
 
     def solve(

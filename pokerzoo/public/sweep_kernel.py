@@ -69,43 +69,6 @@ def dense_terminal_kernel(node, player, opp_reach, out, data):
 
 
 @numba.njit(cache=True, nogil=True)
-def _read(n, a, h, hands, offset, compressed, flat, flat16, scale):
-    idx = offset[n] + a * hands + h
-    if compressed:
-        return flat16[idx] * scale[n]
-    return flat[idx]
-
-
-@numba.njit(cache=True, nogil=True)
-def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets, sums,
-                  regrets16, sums16, rscale, sscale, lock_offset, lock_values, out):
-    """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
-    sums normalised; uniform where they are all 0) or regret matching (uniform likewise)."""
-    if lock_offset[n] >= 0:
-        base = lock_offset[n]
-        for a in range(actions):
-            for h in range(q_hands):
-                out[a, h] = lock_values[base + a * q_hands + h]
-        return
-    for h in range(q_hands):
-        total = 0.0
-        for a in range(actions):
-            if use_average:
-                x = _read(n, a, h, q_hands, offset, compressed, sums, sums16, sscale)
-            else:
-                x = _read(n, a, h, q_hands, offset, compressed, regrets, regrets16, rscale)
-            x = x if x > 0.0 else 0.0
-            out[a, h] = x
-            total += x
-        if total > 0.0:
-            for a in range(actions):
-                out[a, h] /= total
-        else:
-            for a in range(actions):
-                out[a, h] = 1.0 / actions
-
-
-@numba.njit(cache=True, nogil=True)
 def _update(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
             regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight, work):
     """Discount and add the regrets and strategy sums of the traverser's node ``n``."""
@@ -159,10 +122,11 @@ def _positive(table, row, scale, q_hands, out, total):
 
 
 @numba.njit(cache=True, nogil=True)
-def _matched(n, q_hands, actions, use_average, offset, compressed, regrets, sums, regrets16,
-             sums16, rscale, sscale, lock_offset, lock_values, total, out):
-    """``node_strategy`` with the loops over hands innermost (contiguous, vectorisable) and
-    ``total[:q_hands]`` as scratch: the same numbers."""
+def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets, sums, regrets16,
+                  sums16, rscale, sscale, lock_offset, lock_values, total, out):
+    """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
+    sums normalised; uniform where they are all 0) or regret matching (uniform likewise). The
+    loops over hands are innermost (contiguous, vectorisable); ``total[:q_hands]`` is scratch."""
     if lock_offset[n] >= 0:
         base = lock_offset[n]
         for a in range(actions):
@@ -281,9 +245,10 @@ def _walker(term: Any) -> Any:
                     val[d, :] = 0.0
                     if k == DECISION and (player[n] == trav or live[d]):
                         q = player[n]
-                        _matched(n, ht if q == trav else ho, num_children[n], mode != MODE_CFR,
-                                 offset, compressed, regrets, sums, regrets16, sums16, rscale,
-                                 sscale, lock_offset, lock_values, total, strat[d])
+                        node_strategy(n, ht if q == trav else ho, num_children[n],
+                                      mode != MODE_CFR, offset, compressed, regrets, sums,
+                                      regrets16, sums16, rscale, sscale, lock_offset,
+                                      lock_values, total, strat[d])
             if (k < 2 and not skip and child_i[d] < num_children[n]
                     and not (frontier and k == CHANCE)):
                 i = child_i[d]
