@@ -113,12 +113,17 @@ def _update(n, hands, actions, strat, act, value, own, offset, compressed, regre
 
 @numba.njit(cache=True, nogil=True)
 def _positive(table, row, scale, q_hands, out, total):
-    """``out[h] = max(table[row + h] x scale, 0)``, added into ``total[h]``."""
+    """``out[h] = max(table[row + h] x scale, 0)``, added into ``total[h]``. Two loops over
+    1-D views, each of which the compiler vectorises (one loop writing both arrays it
+    cannot prove apart, so it stayed scalar)."""
+    src = table[row:row + q_hands]
+    dst = out[:q_hands]
     for h in range(q_hands):
-        x = table[row + h] * scale
-        x = x if x > 0.0 else 0.0
-        out[h] = x
-        total[h] += x
+        x = src[h] * scale
+        dst[h] = x if x > 0.0 else 0.0
+    acc = total[:q_hands]
+    for h in range(q_hands):
+        acc[h] += dst[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -145,25 +150,79 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
         else:
             _positive(regrets16, row, rscale[n], q_hands, out[a], total)
     uniform = 1.0 / actions
+    acc = total[:q_hands]
     for a in range(actions):
+        row_out = out[a, :q_hands]
         for h in range(q_hands):
-            out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
+            t = acc[h]
+            row_out[h] = row_out[h] / t if t > 0.0 else uniform
 
 
 @numba.njit(cache=True, nogil=True)
 def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
                 floor, sum_discount, sum_weight):
-    """``_update`` for float32 storage in one pass (no scratch)."""
+    """``_update`` for float32 storage, with no scratch: per action one loop over the
+    regrets and one over the sums, on 1-D views (loops the compiler vectorises; one loop
+    storing into both tables stayed scalar)."""
     base = offset[n]
+    v = value[:hands]
+    w = own[:hands]
     for a in range(actions):
         row = base + a * hands
+        reg = regrets[row:row + hands]
+        acts = act[a, :hands]
         for h in range(hands):
-            r = np.float64(regrets[row + h])
-            r = r * (pos if r > 0.0 else neg) + act[a, h] - value[h]
-            if floor and r < 0.0:
-                r = 0.0
-            regrets[row + h] = r
-            sums[row + h] = sums[row + h] * sum_discount + sum_weight * own[h] * strat[a, h]
+            r = np.float64(reg[h])
+            r = r * (pos if r > 0.0 else neg) + acts[h] - v[h]
+            reg[h] = max(r, 0.0) if floor else r
+        sm = sums[row:row + hands]
+        st = strat[a, :hands]
+        for h in range(hands):
+            sm[h] = sm[h] * sum_discount + sum_weight * w[h] * st[h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _scaled(src, scale, out, size):
+    """``out[:size] = src[:size] * scale[:size]`` (a reach times one action's strategy)."""
+    a, b, c = src[:size], scale[:size], out[:size]
+    for h in range(size):
+        c[h] = a[h] * b[h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _masked(src, mask, out, size):
+    """``out[:size] = src[:size]``, 0 where ``mask`` (the hands a dealt card blocks)."""
+    a, m, c = src[:size], mask[:size], out[:size]
+    for h in range(size):
+        c[h] = 0.0 if m[h] else a[h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _any_positive(reach, size):
+    """Whether any of ``reach[:size]`` (never negative) is above 0: a count, not a sum, so
+    the loop vectorises (a float sum must keep its order)."""
+    r = reach[:size]
+    count = 0
+    for h in range(size):
+        count += r[h] > 0.0
+    return count > 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_product(a, b, out, size):
+    """``out[:size] += a[:size] * b[:size]``."""
+    x, y, z = a[:size], b[:size], out[:size]
+    for h in range(size):
+        z[h] += x[h] * y[h]
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_unmasked(w, src, mask, out, size):
+    """``out[h] += w * src[h]`` where not ``mask[h]`` (a chance child's values)."""
+    x, m, z = src[:size], mask[:size], out[:size]
+    for h in range(size):
+        if not m[h]:
+            z[h] += w * x[h]
 
 
 def _walker(term: Any) -> Any:
@@ -199,6 +258,7 @@ def _walker(term: Any) -> Any:
         act = np.empty((depth, max_actions, ht))
         work = np.empty(max_actions * width)
         total = np.empty(width)
+        ones = np.ones(ht)
         node_at = np.zeros(depth, dtype=np.int64)
         child_i = np.zeros(depth, dtype=np.int64)
         trow = np.zeros(depth, dtype=np.int64)
@@ -256,40 +316,26 @@ def _walker(term: Any) -> Any:
                 e = d + 1
                 if k == DECISION:
                     if player[n] == trav:
-                        src = own_r[trow[d]]
-                        for h in range(ht):
-                            own_r[e, h] = src[h] * strat[d, i, h]
+                        _scaled(own_r[trow[d]], strat[d, i], own_r[e], ht)
                         trow[e] = e
                         orow[e] = orow[d]
                         live[e] = live[d]
                     elif live[d]:
-                        src = opp_r[orow[d]]
-                        nonzero = 0.0
-                        for h in range(ho):
-                            x = src[h] * strat[d, i, h]
-                            opp_r[e, h] = x
-                            nonzero += x
+                        _scaled(opp_r[orow[d]], strat[d, i], opp_r[e], ho)
                         orow[e] = e
                         trow[e] = trow[d]
-                        live[e] = nonzero > 0.0
+                        live[e] = _any_positive(opp_r[e], ho)
                     else:
                         orow[e] = orow[d]
                         trow[e] = trow[d]
                         live[e] = False
                 else:
                     card = chance_card[c]
-                    src = own_r[trow[d]]
-                    for h in range(ht):
-                        own_r[e, h] = 0.0 if mask_trav[card, h] else src[h]
-                    src = opp_r[orow[d]]
-                    nonzero = 0.0
-                    for h in range(ho):
-                        x = 0.0 if mask_opp[card, h] else src[h]
-                        opp_r[e, h] = x
-                        nonzero += x
+                    _masked(own_r[trow[d]], mask_trav[card], own_r[e], ht)
+                    _masked(opp_r[orow[d]], mask_opp[card], opp_r[e], ho)
                     trow[e] = e
                     orow[e] = e
-                    live[e] = nonzero > 0.0
+                    live[e] = _any_positive(opp_r[e], ho)
                 d = e
                 node_at[d] = c
                 entering = True
@@ -305,8 +351,7 @@ def _walker(term: Any) -> Any:
                             val[d, h] = max(val[d, h], act[d, a, h])
                 else:
                     for a in range(actions):
-                        for h in range(ht):
-                            val[d, h] += strat[d, a, h] * act[d, a, h]
+                        _add_product(strat[d, a], act[d, a], val[d], ht)
                 if mode == MODE_CFR and update and not locked:
                     if compressed:
                         _update(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]], offset,
@@ -328,14 +373,11 @@ def _walker(term: Any) -> Any:
                 if player[parent] == trav:
                     act[d - 1, i, :] = val[d]
                 else:
-                    for h in range(ht):
-                        val[d - 1, h] += val[d, h]
+                    _add_product(ones, val[d], val[d - 1], ht)
             else:
                 w = chance_weight[n]
                 card = chance_card[n]
-                for h in range(ht):
-                    if not mask_trav[card, h]:
-                        val[d - 1, h] += w * val[d, h]
+                _add_unmasked(w, val[d], mask_trav[card], val[d - 1], ht)
                 for j in range(iso_offset[n], iso_offset[n] + iso_count[n]):
                     other = iso_card[j]
                     for h in range(ht):
