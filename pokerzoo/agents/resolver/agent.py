@@ -14,9 +14,11 @@ progress bar and checkpoints follow the work; ``policy()`` finishes whatever is 
 ``leaves="network"`` and no ``network`` file, one unit is one training step of the value
 network (``value_training.ValueNetTrainer``); the re-solves are redone with the new net.
 
-Heads-up hold'em is not played: re-solving it needs the range solver's hold'em spots
-(``pokerzoo.public.holdem_spot``) as subgames, ranges carried from a Deep CFR blueprint, and
-the gadget on those spots; the small games' dense public trees here do not fit it.
+Heads-up no-limit hold'em is played by ``holdem_agent.HoldemResolver`` (what ``make_agent``
+builds there): a ``blueprint`` (a run folder or checkpoint of an agent on the same game, e.g.
+Deep CFR) plays preflop and flop, and the turn and river are re-solved at their start with
+the range solver's spots from the blueprint's ranges (unsafe re-solving, ``holdem``). Limit
+hold'em is refused (the spots have pot-fraction sizes only).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy as np
 
 from pokerzoo.agents.base import Agent, check_state_iteration, check_units
 from pokerzoo.agents.resolver.config import ResolverConfig
+from pokerzoo.agents.resolver.holdem_agent import HoldemResolver, is_holdem
 from pokerzoo.agents.resolver.process import ContinualResolver
 from pokerzoo.agents.resolver.solves import Solve, played_solve, solve_subgame, subtree_nodes
 from pokerzoo.agents.resolver.tabular import InfosetIndex, tabular_policy, walk_order
@@ -60,6 +63,9 @@ class Resolver(Agent):
             raise ConfigError(f"the resolver agent has no preset {name!r}; its name is resolver")
         if not isinstance(game, Game):
             raise ConfigError(f"the resolver needs a pokerzoo Game, got {game!r}")
+        if self.config.blueprint is not None:
+            raise ConfigError(f"blueprint is for heads-up no-limit hold'em; {game.name} is "
+                              "re-solved from its own solves (trunk='solve' or 'blueprint')")
         self.game = game
         self.seed = int(seed)
         self.small = _small_tree(game)
@@ -225,6 +231,10 @@ class Resolver(Agent):
 
 
 def _small_tree(game: Game) -> Any:
+    if is_holdem(game):
+        raise ConfigError(f"{game.name} is too large for the small games' dense public "
+                          "trees; hold'em is played by HoldemResolver: "
+                          "make_agent('resolver', game, blueprint=<run folder>)")
     if game.num_players != 2:
         raise ConfigError(f"the resolver plays heads-up games; {game.name} has "
                           f"{game.num_players} players")
@@ -232,11 +242,15 @@ def _small_tree(game: Game) -> Any:
         return public_game_tree(game)
     except TreeTooLargeError:
         raise ConfigError(
-            f"the resolver re-solves Kuhn and the Leduc family; {game.name} is too large for "
-            "their dense public trees (hold'em needs the range solver's spots as subgames, "
-            "not built)") from None
+            f"the resolver re-solves Kuhn, the Leduc family and heads-up no-limit hold'em; "
+            f"{game.name} is too large for the small games' dense public trees") from None
 
 
-def make_agent(game: Game, seed: int = 0, **params: Any) -> Resolver:
-    """The agent table's factory."""
+def make_agent(game: Game, seed: int = 0, **params: Any) -> Agent:
+    """The agent table's factory (``HoldemResolver`` on hold'em)."""
+    if is_holdem(game):
+        name = params.pop("name", None)
+        if name is not None and name != "resolver":
+            raise ConfigError(f"the resolver agent has no preset {name!r}; its name is resolver")
+        return HoldemResolver(game, with_overrides(ResolverConfig, None, params), seed=seed)
     return Resolver(game, seed=seed, **params)

@@ -73,6 +73,25 @@ class ResolverConfig:
     ``network`` file)."""
     value_validation_states: int = 2_000
     """Held-out public belief states its validation error is measured on."""
+    blueprint: str | None = None
+    """Heads-up no-limit hold'em only (and required there): a run folder or checkpoint of an
+    agent on the same game whose policy plays before the re-solved streets and gives the
+    ranges they are re-solved from (``holdem``)."""
+    streets: str = "turn,river"
+    """Hold'em: the streets re-solved at their start, ``"turn"``, ``"river"`` or both."""
+    exploitability_pct: float = 1.0
+    """Hold'em: a re-solve stops at this exploitability in % of the pot (or at ``iterations``
+    or ``max_seconds``)."""
+    max_seconds: float | None = None
+    """Hold'em: a re-solve's time limit (``None``: none, and play is deterministic)."""
+    turn_raise_cap: int | None = 2
+    """Hold'em: bets plus raises per street in a turn re-solve's tree (deeper game raises
+    are off the tree: the blueprint plays the rest of that street)."""
+    river_raise_cap: int | None = None
+    """Hold'em: the same for river re-solves (``None``: no cap, river trees are small)."""
+    turn_river_sizes: str = "75%"
+    """Hold'em: the river's bet sizes inside a turn re-solve's tree (the river is re-solved at
+    its own start with the game's full menu)."""
 
     def __post_init__(self) -> None:
         choices = (("gadget", GADGETS), ("depth", DEPTHS), ("leaves", LEAVES),
@@ -89,6 +108,19 @@ class ResolverConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"{name} must be an int >= 1, not {value!r}")
+        for name in ("turn_raise_cap", "river_raise_cap"):
+            cap = getattr(self, name)
+            if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+                raise ConfigError(f"{name} must be an int >= 1 or None, not {cap!r}")
+        if not (isinstance(self.exploitability_pct, (int, float))
+                and not isinstance(self.exploitability_pct, bool)
+                and self.exploitability_pct > 0):
+            raise ConfigError(f"exploitability_pct must be a number > 0, not "
+                              f"{self.exploitability_pct!r}")
+        if self.max_seconds is not None and not (
+                isinstance(self.max_seconds, (int, float)) and self.max_seconds > 0):
+            raise ConfigError(f"max_seconds must be a number > 0 or None, not "
+                              f"{self.max_seconds!r}")
         if self.network is not None and self.leaves != "network":
             raise ConfigError("network names a value net for leaves='network'; with "
                               f"leaves={self.leaves!r} leave it out")

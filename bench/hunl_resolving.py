@@ -1,0 +1,275 @@
+"""A Deep CFR blueprint re-solved on the turn and river against the blueprint alone (issue 30).
+
+The ``resolver`` agent on heads-up no-limit hold'em (``pokerzoo.agents.resolver.holdem``:
+the blueprint plays preflop and flop, each re-solved street is solved at its start by the
+range solver from the blueprint's ranges, unsafe re-solving) is measured three ways:
+
+* head to head against the blueprint, duplicate deals, bb/100 with a 95% CI; beside it the
+  same deals with the blueprint in the resolver's chair (same card and action streams), whose
+  per-deal difference removes every hand the re-solves do not touch (common random numbers:
+  the blueprint against itself wins 0 in expectation, so the difference estimates the same
+  bb/100 with a smaller CI);
+* LBR (``pokerzoo.evaluation.lbr``) of both, on the same deals;
+* the EV loss (``pokerzoo.runs.spot_decision``) of both at a river spot the blueprint reaches
+  (its own ranges there, ``own_ranges``): the first decision of each player.
+
+Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
+``--out`` rewritten; a rerun with the same settings goes on where it stopped.
+
+    python bench/hunl_resolving.py --deals 40 --lbr-deals 10           # the committed run
+    python bench/hunl_resolving.py --deals 2000 --lbr-deals 500 --state big.json --out big.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import table
+
+from pokerzoo.atomic import write_atomically
+from pokerzoo.evaluation.head_to_head import Z95, MatchSpec, match_entropy, play_deals
+from pokerzoo.evaluation.lbr import LBRSpec, lbr_deals
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def parse() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run", default="runs/hunl_spot_deep_cfr", help="the blueprint's run")
+    ap.add_argument("--deals", type=int, default=40, help="duplicate deals of the match")
+    ap.add_argument("--lbr-deals", type=int, default=10, help="LBR deals of each policy")
+    ap.add_argument("--chunk", type=int, default=20, help="deals between saves")
+    ap.add_argument("--streets", default="turn,river")
+    ap.add_argument("--iterations", type=int, default=200, help="most iterations per re-solve")
+    ap.add_argument("--exploitability-pct", type=float, default=1.0)
+    ap.add_argument("--max-seconds", type=float, default=20.0,
+                    help="a re-solve's time limit (0: none, deterministic)")
+    ap.add_argument("--turn-raise-cap", type=int, default=2)
+    ap.add_argument("--board", default="Ks7d2c9h4s", help="the river spot's board")
+    ap.add_argument("--pot", type=int, default=12, help="the river spot's pot")
+    ap.add_argument("--lbr-wp-samples", type=int, default=24)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--state", default=str(RESULTS / "hunl_resolving.json"))
+    ap.add_argument("--out", default=str(RESULTS / "hunl_resolving.md"))
+    ap.add_argument("--no-spot", action="store_true", help="skip the spot EV loss")
+    return ap.parse_args()
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What the saved deals depend on (a resume must match it)."""
+    return {k: getattr(args, k) for k in ("run", "streets", "iterations", "exploitability_pct",
+                                          "turn_raise_cap", "seed", "lbr_wp_samples",
+                                          "max_seconds")}
+
+
+def load_state(path: Path, args: argparse.Namespace) -> dict[str, Any]:
+    fresh = {"settings": settings(args), "match": [], "baseline": [], "lbr_blueprint": [],
+             "lbr_resolver": [], "resolve_seconds": [], "resolve_iterations": [],
+             "resolve_pct": [], "spot": None, "fallbacks": {"off_tree": 0, "dropped": 0},
+             "max_chip_gap": 0, "wall_seconds": 0.0}
+    if not path.is_file():
+        return fresh
+    state = json.loads(path.read_text())
+    if state["settings"] != settings(args):
+        sys.exit(f"{path} holds deals of other settings {state['settings']}; give another "
+                 "--state or the same settings")
+    return state
+
+
+def save(path: Path, state: dict[str, Any]) -> None:
+    write_atomically(path, json.dumps(state, indent=1))
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float]:
+    if len(x) < 2:
+        return float(np.mean(x)) if len(x) else float("nan"), float("inf")
+    return float(x.mean()), float(Z95 * x.std(ddof=1) / np.sqrt(len(x)))
+
+
+def spot_losses(game: Any, blueprint: Any, resolver: Any, args: argparse.Namespace
+                ) -> dict[str, Any]:
+    """EV loss at the first decision of each player of the river spot: the blueprint, the
+    resolver of the match, and a resolver of the river alone (whose ranges are the spot's:
+    the blueprint's own along the line; the turn re-solve's change them)."""
+    from pokerzoo.agents.resolver.holdem import HoldemResolvingPolicy
+    from pokerzoo.agents.resolver.holdem_tree import menu
+    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+    from pokerzoo.runs.spot_decision import evaluate_decision, line_locks, node_at, solve_locked
+    from pokerzoo.runs.spot_eval import own_ranges
+
+    sizes = menu(game)
+    stack = min(game.config.seat_stacks()) - args.pot // 2
+    spot = HoldemSpot(board=args.board, starting_pot=args.pot, effective_stack=stack,
+                      oop_range="AA", ip_range="AA", river_sizes=(sizes, sizes),
+                      suit_isomorphism=False)
+    spot = own_ranges(game, blueprint, spot)
+    tree = build_spot_tree(spot)
+    out: dict[str, Any] = {"board": args.board, "pot": args.pot, "stack": stack,
+                           "nodes": int(tree.num_nodes)}
+    river_only = HoldemResolvingPolicy(
+        game, blueprint, (3,), exploitability_pct=args.exploitability_pct,
+        max_iterations=args.iterations, max_seconds=args.max_seconds or None)
+    for line in ([], ["check"]):
+        node = node_at(tree, line)
+        eq = solve_locked(tree, line_locks(tree, node), 0.3, 2000)
+        for name, policy in (("blueprint", blueprint), (f"resolver {args.streets}", resolver),
+                             ("resolver river", river_only)):
+            r = evaluate_decision(game, policy, spot, tree, line, equilibrium=eq)
+            out[f"{name} {'oop' if not line else 'ip'}"] = {
+                "loss_chips": r.ev_loss_chips, "loss_pct_pot": r.ev_loss_pct_pot,
+                "bounds": list(r.ev_loss_bounds_chips),
+                "eq_pct": r.equilibrium_exploitability_pct, "off_tree": r.off_tree_mass}
+    return out
+
+
+def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) -> str:
+    s = state["settings"]
+    scale = 100.0 / big_blind
+    lines = [
+        "# Deep CFR blueprint re-solved on the turn and river vs the blueprint alone",
+        "",
+        "`python bench/hunl_resolving.py " + " ".join(sys.argv[1:]) + "` (resumable). "
+        "Machine: 2 CPU cores shared with another engineer's jobs (timings are of a busy "
+        "machine).",
+        "",
+        f"Blueprint: `{s['run']}` (Deep CFR, 10 iterations, no-limit hold'em $1/$2, $200 "
+        f"stacks, sizes 1/2, 3/4, 1 pot and all-in). Re-solving: streets {s['streets']}, "
+        f"unsafe, from the blueprint's ranges (each street's re-solve gives the next street's "
+        f"ranges), stopped at {s['exploitability_pct']}% of the pot or {s['iterations']} "
+        f"iterations; turn trees capped at {s['turn_raise_cap']} bets+raises per street, "
+        "river inside a turn tree 3/4-pot bets only, no raises (re-solved at its start "
+        f"with the full menu); each re-solve also stops at {s['max_seconds']} s.",
+        "",
+        "## Head to head (duplicate deals, 2 hands each)",
+        "",
+    ]
+    m = np.asarray(state["match"], dtype=float).reshape(-1, 2)
+    b = np.asarray(state["baseline"], dtype=float).reshape(-1, 2)
+    rows = []
+    if len(m):
+        mu, ci = mean_ci(m[:, 0])
+        rows.append(["resolver vs blueprint", len(m), f"{mu * scale:+.1f} ± {ci * scale:.1f}"])
+        n = min(len(m), len(b))
+        mu, ci = mean_ci(m[:n, 0] - b[:n, 0])
+        rows.append(["same, minus blueprint-vs-blueprint on the same streams", n,
+                     f"{mu * scale:+.1f} ± {ci * scale:.1f}"])
+        touched = int(np.sum(np.abs(m[:n, 0] - b[:n, 0]) > 1e-9))
+        lines += [table(["match", "deals", "resolver bb/100 (95% CI)"], rows), "",
+                  f"Deals whose result the re-solves changed: {touched} of {n}.", ""]
+    sec = np.asarray(state["resolve_seconds"], dtype=float)
+    if len(sec):
+        lines += [f"Re-solves: {len(sec)} (match and LBR), {sec.mean():.2f} s mean, "
+                  f"{np.median(sec):.2f} s median, {sec.max():.1f} s max; mean iterations "
+                  f"{np.mean(state['resolve_iterations']):.0f}, mean exploitability "
+                  f"{np.mean(state['resolve_pct']):.2f}% of the pot. Decisions left to the "
+                  f"blueprint: {state['fallbacks']['off_tree']} off the re-solve's tree, "
+                  f"{state['fallbacks']['dropped']} with a hand outside its range; largest "
+                  f"chip gap between a game and a spot size: {state['max_chip_gap']}.", ""]
+    lines += ["## LBR (lower bound on exploitability; mbb/g, 95% CI; same deals for both)", ""]
+    rows = []
+    for name in ("blueprint", "resolver"):
+        w = np.asarray(state[f"lbr_{name}"], dtype=float).reshape(-1, 2)
+        if len(w):
+            mu, ci = mean_ci(w.mean(axis=1))
+            rows.append([name, len(w), f"{mu * 1000 / big_blind:+.0f} ± "
+                                       f"{ci * 1000 / big_blind:.0f}"])
+    if rows:
+        lines += [table(["policy", "deals", "LBR mbb/g"], rows), ""]
+    spot = state.get("spot")
+    if spot:
+        lines += [f"## Spot EV loss (river {spot['board']}, pot {spot['pot']}, {spot['stack']} "
+                  "behind, both players at the blueprint's own ranges)", "",
+                  "EV loss against the spot's equilibrium at each player's first decision "
+                  "(`runs.spot_decision`, rest re-solved around the locked decision); chips "
+                  "and % of the pot, with the interval the solves' error allows.", ""]
+        rows = []
+        for key, r in spot.items():
+            if isinstance(r, dict):
+                rows.append([key, f"{r['loss_chips']:.3f}", f"{r['loss_pct_pot']:.2f}",
+                             f"[{r['bounds'][0]:.2f}, {r['bounds'][1]:.2f}]",
+                             f"{r['eq_pct']:.2f}"])
+        lines += [table(["policy / player", "EV loss chips", "% pot", "bounds (chips)",
+                         "equilibrium expl. % pot"], rows), ""]
+    lines += [f"Wall time so far: {state['wall_seconds'] / 60:.1f} min.", "",
+              "A bigger run (e.g. a 16-core machine; one process, so expect about a day at "
+              "these sizes):", "",
+              "    python bench/hunl_resolving.py --deals 2000 --lbr-deals 500 "
+              "--state bench/results/hunl_resolving_big.json "
+              "--out bench/results/hunl_resolving_big.md", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    args = parse()
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.agents.resolver.holdem_agent import blueprint_record
+    from pokerzoo.games.registry import load_game
+
+    state_path, out = Path(args.state), Path(args.out)
+    state = load_state(state_path, args)
+    start = time.perf_counter()
+    base_wall = state["wall_seconds"]
+    _, build = blueprint_record(Path(args.run))
+    game = load_game(build["game"], **(build.get("game_params") or {}))
+    agent = make_agent("resolver", game, blueprint=args.run, streets=args.streets,
+                       iterations=args.iterations, exploitability_pct=args.exploitability_pct,
+                       turn_raise_cap=args.turn_raise_cap,
+                       max_seconds=args.max_seconds or None)
+    resolver = agent.policy()
+    blueprint = resolver.blueprint
+    entropy = match_entropy(args.seed, None)
+    seen = 0
+
+    def absorb() -> None:
+        nonlocal seen
+        st = resolver.stats
+        state["resolve_seconds"] += st.seconds[seen:]
+        state["resolve_iterations"] += st.iterations[seen:]
+        state["resolve_pct"] += st.exploitability_pct[seen:]
+        seen = len(st.seconds)
+        state["fallbacks"] = {"off_tree": st.off_tree, "dropped": st.dropped_hands}
+        state["max_chip_gap"] = max(state["max_chip_gap"], st.max_chip_gap)
+        state["wall_seconds"] = base_wall + time.perf_counter() - start
+        save(state_path, state)
+        write_atomically(out, report(state, args, game.chip_unit))
+
+    if state["spot"] is None and not args.no_spot:
+        state["spot"] = spot_losses(game, blueprint, resolver, args)
+        absorb()
+    bets = tuple(range(2, game.num_distinct_actions))
+    todo = max(args.deals - len(state["match"]), 0) + max(args.lbr_deals -
+                                                          len(state["lbr_resolver"]), 0)
+    bar = tqdm(total=todo, desc="deals", unit="deal")
+    while len(state["match"]) < args.deals or len(state["lbr_resolver"]) < args.lbr_deals:
+        d0 = len(state["match"])
+        if d0 < args.deals:
+            d1 = min(d0 + args.chunk, args.deals)
+            part = play_deals(MatchSpec(game, (resolver, blueprint), entropy), (d0, d1))
+            base = play_deals(MatchSpec(game, (blueprint, blueprint), entropy), (d0, d1))
+            state["match"] += part.per_deal.tolist()
+            state["baseline"] += base.per_deal.tolist()
+            bar.update(d1 - d0)
+        l0 = len(state["lbr_resolver"])
+        if l0 < args.lbr_deals:
+            l1 = min(l0 + max(args.chunk // 2, 1), args.lbr_deals)
+            for name, policy in (("blueprint", blueprint), ("resolver", resolver)):
+                spec = LBRSpec(game, policy, bets, args.lbr_wp_samples, entropy)
+                state[f"lbr_{name}"] += lbr_deals(spec, (l0, l1)).tolist()
+            bar.update(l1 - l0)
+        absorb()
+    bar.close()
+    absorb()
+    print(report(state, args, game.chip_unit))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""A street of heads-up no-limit hold'em as a range-solver spot, and its actions matched to
+the game's by chips (issue 30's hold'em re-solving).
+
+The spot starts where the street starts: the board dealt so far, the pot (both players'
+chips in, equal at a street's start), the smaller stack behind, and the game's own action
+menu as sizes: each pot fraction of ``bet_fractions`` and all-in, for bets and raises of both
+players on every street, so every game action has a spot child putting in (nearly) the same
+chips. The two menus round differently (the game floors a pot fraction, the spot rounds it
+half up), so a size may differ by a chip; game and spot actions are matched to the nearest
+chips of the same kind (fold; check or call; a bet, raise or all-in), and the largest
+difference is reported. A raise the spot's tree lacks (past a raise cap) is off the tree.
+
+Tree sizes: a river spot with the full menu is small (hundreds of nodes). A turn spot holds
+every river below it: with the full menu and no cap it does not fit a few seconds of
+solving, so turn spots cap the bets plus raises per street (``turn_raise_cap``) and give the
+river inside them a smaller menu (bets of ``turn_river_sizes``, no raises); the river is
+re-solved at its own start anyway when the agent re-solves the river.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game, State
+from pokerzoo.public.holdem_spot import HoldemSpot
+from pokerzoo.public.ranges import combo_name
+from pokerzoo.public.tree import DECISION, PublicTree
+
+MIN_WEIGHT = 1e-6
+"""Pairs under this share of a range's largest weight are left out of a spot (the range
+string keeps 6 significant digits)."""
+
+
+def spot_roles(game: Game) -> tuple[int, int]:
+    """The game seats of the spot's player 0 (out of position: first to act after the flop)
+    and player 1."""
+    first = int(getattr(game, "postflop_first", -1))
+    if game.num_players != 2 or first not in (0, 1):
+        raise ConfigError(f"hold'em re-solving is heads-up; {game.name} has "
+                          f"{game.num_players} players")
+    return first, 1 - first
+
+
+def menu(game: Game) -> str:
+    """The game's bet and raise sizes as a spot size string (``"50%, 75%, 100%, a"``)."""
+    fractions = getattr(game, "bet_fractions", None)
+    if not fractions:
+        raise ConfigError(f"{game.name} has no pot-fraction sizes: hold'em re-solving needs "
+                          "no-limit hold'em (bet_fractions)")
+    return ", ".join([f"{100.0 * f:g}%" for f in fractions] + ["a"])
+
+
+def range_text(weights: np.ndarray) -> str:
+    """A PioSOLVER range string of ``[1326]`` weights (scaled so the largest is 1)."""
+    top = float(np.max(weights, initial=0.0))
+    keep = np.flatnonzero(weights >= MIN_WEIGHT * top) if top > 0 else np.array([], int)
+    return ",".join(f"{combo_name(int(c))}:{min(weights[c] / top, 1.0):.6g}" for c in keep)
+
+
+@dataclass(frozen=True)
+class SpotSettings:
+    """How a street's spot is laid out (the agent's ``turn_raise_cap`` and friends)."""
+
+    turn_raise_cap: int | None = 2
+    river_raise_cap: int | None = None
+    turn_river_sizes: str = "75%"
+
+
+def street_spot(game: Game, state: State, ranges: tuple[np.ndarray, np.ndarray],
+                settings: SpotSettings) -> HoldemSpot:
+    """The spot of the street starting at ``state`` (a street's first decision), with the
+    spot players' ranges ``ranges`` (out of position first) as ``[1326]`` weights."""
+    public = state.public_state()
+    board = "".join(public["public_card_strings"])
+    contrib = [int(c) for c in public["contributions"]]
+    if contrib[0] != contrib[1]:
+        raise ConfigError(f"a street starts with equal chips in, got {contrib}")
+    sizes = menu(game)
+    street = len(public["public_cards"]) - 3
+    if street not in (1, 2):
+        raise ConfigError(f"hold'em re-solving starts on the turn or river, not with board "
+                          f"{board!r}")
+    full = ((sizes, sizes), (sizes, sizes))
+    fields: dict = {"board": board, "starting_pot": sum(contrib),
+                    "effective_stack": min(int(s) for s in public["stacks"]),
+                    "oop_range": range_text(ranges[0]), "ip_range": range_text(ranges[1]),
+                    "suit_isomorphism": False}
+    if street == 1:
+        inner = (settings.turn_river_sizes, "")  # bets only: a value estimate of the river
+        fields.update(turn_sizes=full, river_sizes=(inner, inner),
+                      raise_cap=settings.turn_raise_cap)
+    else:
+        fields.update(river_sizes=full, raise_cap=settings.river_raise_cap)
+    return HoldemSpot.from_dict(fields)
+
+
+def _kind(label: str) -> str:
+    word = label.split(" ")[0]
+    return {"fold": "fold", "check": "call", "call": "call"}.get(word, "bet")
+
+
+def _game_moves(state: State) -> dict[int, tuple[str, int]]:
+    """Each legal game action: its kind and the chips it puts in."""
+    before = sum(int(c) for c in state.public_state()["contributions"])
+    out = {}
+    for a in state.legal_actions():
+        nxt = state.clone()
+        nxt.apply_action(a)
+        put = sum(int(c) for c in nxt.public_state()["contributions"]) - before
+        out[a] = ("fold" if a == 0 else "call" if a == 1 else "bet", put)
+    return out
+
+
+def _spot_moves(tree: PublicTree, node: int) -> list[tuple[int, str, int]]:
+    p = int(tree.player[node])
+    return [(child, _kind(tree.label(child)),
+             int(round(float(tree.contrib[child, p] - tree.contrib[node, p]))))
+            for child in tree.children(node)]
+
+
+def spot_child(tree: PublicTree, node: int, state: State, action: int) -> tuple[int, int] | None:
+    """The child of decision ``node`` matching game ``action`` at ``state`` and the chips they
+    differ by, or ``None`` when the spot has no action of its kind there (off the tree)."""
+    kind, put = _game_moves(state)[action]
+    options = [(abs(chips - put), child) for child, k, chips in _spot_moves(tree, node)
+               if k == kind]
+    if not options:
+        return None
+    gap, child = min(options)
+    return child, gap
+
+
+def game_actions(tree: PublicTree, node: int, state: State) -> tuple[list[int], int]:
+    """The game action of each child of decision ``node`` at ``state`` (nearest chips of the
+    same kind) and the largest chip difference."""
+    if tree.kind[node] != DECISION:
+        raise ConfigError(f"spot node {node} is not a decision")
+    moves = _game_moves(state)
+    out, worst = [], 0
+    for _, kind, chips in _spot_moves(tree, node):
+        options = [(abs(put - chips), a) for a, (k, put) in moves.items() if k == kind]
+        if not options:
+            raise ConfigError(f"the spot's action puts in {chips} chips as a {kind}; the game "
+                              f"has no such action here (its: {sorted(moves.values())})")
+        gap, action = min(options)
+        out.append(action)
+        worst = max(worst, gap)
+    return out, worst
+
+
+__all__ = ["MIN_WEIGHT", "SpotSettings", "game_actions", "menu", "range_text", "spot_child",
+           "street_spot", "spot_roles"]
