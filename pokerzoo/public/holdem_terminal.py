@@ -331,10 +331,10 @@ def holdem_terminal_kernel(
 def empty_tables() -> tuple[Any, ...]:
     """A ``compiled()`` data tuple of no tree (the typed placeholder of trees without hold'em
     terminals in ``sweep_kernel.sweep_cached``)."""
-    i8, i64 = np.zeros(0, np.int8), np.zeros(0, np.int64)
-    i32, cards = np.zeros((0, 0), np.int32), np.zeros((0, 0, 2), np.uint8)
-    return (i8, i8, np.zeros((0, 2)), i64, i64, i64, i64, i64, i32, i32, cards, cards, i32, i32,
-            i32, i32, cards, cards)
+    i8, i32, i64 = np.zeros(0, np.int8), np.zeros(0, np.int32), np.zeros(0, np.int64)
+    i16, cards = np.zeros((0, 0), np.int16), np.zeros((0, 0, 2), np.uint8)
+    return (i8, i8, np.zeros((0, 2)), i32, i64, i64, i64, i64, i16, i16, cards, cards, i16, i16,
+            i16, i16, cards, cards)
 
 
 class HoldemTerminals:
@@ -456,9 +456,11 @@ class HoldemTerminals:
         for p in range(2):
             hands = self.hands[p]
             size = hands.shape[0]
-            fidx = np.zeros((num_boards, size), dtype=np.int32)
-            sidx = np.zeros((num_boards, size), dtype=np.int32)
-            sstr = np.zeros((num_boards, size), dtype=np.int32)
+            # int16: hand indices (at most 1,326) and strengths (at most 7,462) fit, in half
+            # the bytes of int32 (these tables grow with boards x hands).
+            fidx = np.zeros((num_boards, size), dtype=np.int16)
+            sidx = np.zeros((num_boards, size), dtype=np.int16)
+            sstr = np.zeros((num_boards, size), dtype=np.int16)
             count = np.zeros(num_boards, dtype=np.int64)
             for b, row in enumerate(tree.boards):
                 cards = [int(c) for c in row if c >= 0]
@@ -477,7 +479,7 @@ class HoldemTerminals:
         return (
             np.asarray(tree.kind, dtype=np.int8), np.asarray(tree.folder, dtype=np.int8),
             np.ascontiguousarray(tree.contrib, dtype=np.float64),
-            np.asarray(tree.board, dtype=np.int64), self.same[0], self.same[1], c0, c1, f0, f1,
+            np.asarray(tree.board, dtype=np.int32), self.same[0], self.same[1], c0, c1, f0, f1,
             fc0, fc1, s0, s1, st0, st1, sc0, sc1,
         )
 

@@ -42,11 +42,12 @@ from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 
 ALGORITHMS = ("cfr+", "dcfr", "postflop")
 STORAGES = ("f32", "compressed")
-NODE_BYTES = 130
-"""Bytes per node of the tree's arrays (kind 1, player 1, parent 8, depth 4, links 12, label
-4, pot 8, contributions 16, board 4, chance card and weight 10, folder 1, terminal data 8,
-offset 8, isomorphism 12) and of the solver's and terminals' per-node copies (lock offset 8,
-chance index 8, subtree cost 8, the board as int64 8)."""
+NODE_BYTES = 88
+"""Bytes per node of a built tree's arrays (kind 1, player 1, parent 4, depth 4, links 8,
+label 4, pot 8, contributions 16, board 4, chance card and weight 10, folder 1, terminal data
+4, offset 8, isomorphism 8) and of the solver's per-node arrays (lock offset 4, chance index
+4): the estimate before a tree exists. Once it exists the solver counts its arrays instead
+(``tree_bytes``), with the isomorphism permutations and the terminal tables."""
 
 
 @dataclass(frozen=True)
@@ -121,21 +122,48 @@ def discounts(config: SolverConfig, t: int) -> tuple[float, float, bool, float, 
 def estimate_memory(
     num_nodes: int, storage_size: int, max_depth: int, max_actions: int, max_hands: int,
     storage: str = "f32", locked_entries: int = 0, threads: int = 1,
+    tree_bytes: int | None = None,
 ) -> int:
     """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
     (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
-    strategies, and the per-depth buffers of each thread's sweep. Callable before the tree
-    exists. Not in it: the process itself (Python, numpy, numba and the compiled code: about
-    0.1 GiB), a hold'em tree's terminal tables (16 bytes per hand and board) and what building
-    the tree held at its peak (the solver returns what the build freed to the system before
-    it allocates)."""
+    strategies, the solver's per-node arrays and the per-depth buffers and terminal scratch
+    of each thread's sweep. Callable before the tree exists (the tree's arrays at
+    ``NODE_BYTES`` a node); ``tree_bytes``, once it exists, is what its arrays and terminal
+    tables hold (``tree_memory``). Not in it: the process itself (Python, numpy, numba and the
+    compiled code: about 0.1 GiB) and what building the tree held at its peak (the solver
+    returns what the build freed to the system before it allocates)."""
     if storage not in STORAGES:
         raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
     per_entry = 8 if storage == "f32" else 4
     scales = 8 * num_nodes if storage == "compressed" else 0
     sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
-    return (NODE_BYTES * num_nodes + per_entry * storage_size + scales + 8 * locked_entries
+    sweep += 8 * (7 * max_hands + 160)  # the terminals' scratch and the walker's rows
+    nodes = NODE_BYTES * num_nodes if tree_bytes is None else tree_bytes + 8 * num_nodes
+    return (nodes + per_entry * storage_size + scales + 8 * locked_entries
             + (1 + threads) * sweep)
+
+
+def tree_memory(tree: PublicTree, terminal_data: tuple[Any, ...] = ()) -> int:
+    """Bytes held by ``tree``'s arrays (views counted once) and by the arrays of its compiled
+    terminal tables ``terminal_data`` that are not the tree's own."""
+    seen: set[int] = set()
+    total = 0
+
+    def add(array: Any) -> None:
+        nonlocal total
+        if isinstance(array, np.ndarray):
+            base = array if array.base is None else array.base
+            if isinstance(base, np.ndarray) and id(base) not in seen:
+                seen.add(id(base))
+                total += base.nbytes
+        elif isinstance(array, tuple | list):
+            for item in array:
+                add(item)
+
+    for name in tree.__dataclass_fields__:
+        add(getattr(tree, name))
+    add(terminal_data)
+    return total
 
 
 def _checked_locks(tree: PublicTree, locks: Mapping[int, Any]) -> dict[int, np.ndarray]:
@@ -185,7 +213,8 @@ class PublicSolver:
     _data: tuple[Any, ...]
     _terminal_kind: int | None
     _typed_data: tuple[Any, Any]
-    _task_cost: np.ndarray
+    _tasks: list[tuple[int, int]]
+    _by_size: list[tuple[int, int]]
     _frontier: np.ndarray
     _chance_index: np.ndarray
 
@@ -205,9 +234,12 @@ class PublicSolver:
         decisions = tree.kind == DECISION
         self.max_actions = int(tree.num_children[decisions].max(initial=1))
         self.max_depth = int(tree.depth.max())
+        # The terminal tables first: the memory need counts them with the tree's arrays.
+        self._kernel, self._data = tree.terminals.compiled(tree)
         need = estimate_memory(tree.num_nodes, tree.storage_size, self.max_depth,
                                self.max_actions, max(tree.num_hands(0), tree.num_hands(1)),
-                               self.config.storage, locked_entries, self.config.threads)
+                               self.config.storage, locked_entries, self.config.threads,
+                               tree_bytes=tree_memory(tree, self._data))
         if need > self.config.max_memory_bytes:
             raise TreeTooLargeError(
                 f"solving this tree needs about {_size(need)}, over the limit of "
@@ -218,10 +250,17 @@ class PublicSolver:
         self.memory_bytes = need
         self._allocate(locked_entries)
         self.iterations = 0
-        self._kernel, self._data = tree.terminals.compiled(tree)
         self._terminal_kind, self._typed_data = _known_terminals(self._kernel, self._data)
         self._frontier, self._chance_index = _frontier(tree)
-        self._task_cost = _subtree_cost(tree) if self.config.threads > 1 else np.zeros(0)
+        self._tasks = [(i, c) for i, n in enumerate(self._frontier.tolist())
+                       for c in tree.children(n)]
+        # The largest subtrees go first (longest-processing-time order, so no thread is left
+        # with a big one at the end); only the order is kept, not a cost per node.
+        if self.config.threads > 1 and self._tasks:
+            cost = _subtree_cost(tree)
+            self._by_size = sorted(self._tasks, key=lambda task: -cost[task[1]])
+        else:
+            self._by_size = list(self._tasks)
         self._pool: ThreadPoolExecutor | None = None
 
     def _allocate(self, locked_entries: int) -> None:
@@ -235,7 +274,8 @@ class PublicSolver:
         self.sums16 = np.zeros(size if compressed else 0, dtype=np.uint16)
         self.rscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
         self.sscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
-        self.lock_offset = np.full(tree.num_nodes, -1, dtype=np.int64)
+        index = np.int32 if locked_entries < 2**31 else np.int64
+        self.lock_offset = np.full(tree.num_nodes, -1, dtype=index)
         self.lock_values = np.zeros(locked_entries, dtype=np.float64)
         position = 0
         for node, strategy in sorted(self.locks.items()):
@@ -293,7 +333,6 @@ class PublicSolver:
                    frontier_record=True)
         keep_own = ~tree.card_masks[trav]
         keep_opp = ~tree.card_masks[other]
-        tasks = [(i, c) for i, n in enumerate(self._frontier.tolist()) for c in tree.children(n)]
 
         def run(task: tuple[int, int]) -> np.ndarray:
             i, c = task
@@ -303,11 +342,9 @@ class PublicSolver:
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.config.threads)
-        # The largest subtrees go first (longest-processing-time order, so no thread is left
-        # with a big one at the end); the values are summed in child order all the same.
-        by_size = sorted(tasks, key=lambda task: -self._task_cost[task[1]])
-        done = dict(zip(by_size, self._pool.map(run, by_size), strict=True))
-        for (i, c), values in ((task, done[task]) for task in tasks):
+        # Largest subtrees first; the values are summed in child order all the same.
+        done = dict(zip(self._by_size, self._pool.map(run, self._by_size), strict=True))
+        for (i, c), values in ((task, done[task]) for task in self._tasks):
             card = int(tree.chance_card[c])
             weight = tree.chance_weight[c]
             fronts[2][i] += weight * (values * keep_own[card])
@@ -449,11 +486,12 @@ def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
     """The chance nodes with no chance node above them, and each one's index in that list
     (-1 for every other node)."""
     below_chance = np.zeros(tree.num_nodes, dtype=bool)
-    for n in range(1, tree.num_nodes):  # parents come before children
-        p = int(tree.parent[n])
-        below_chance[n] = below_chance[p] or tree.kind[p] == CHANCE
+    for level in range(1, int(tree.depth.max(initial=0)) + 1):  # one step per level
+        nodes = np.flatnonzero(tree.depth == level)
+        parents = tree.parent[nodes]
+        below_chance[nodes] = below_chance[parents] | (tree.kind[parents] == CHANCE)
     frontier = np.flatnonzero((tree.kind == CHANCE) & ~below_chance)
-    index = np.full(tree.num_nodes, -1, dtype=np.int64)
+    index = np.full(tree.num_nodes, -1, dtype=np.int32)
     index[frontier] = np.arange(frontier.size)
     return frontier, index
 

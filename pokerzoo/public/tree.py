@@ -113,6 +113,10 @@ class PublicTree:
     offset (storage start of decision nodes, -1 elsewhere), iso_offset and iso_count (the
     isomorphic cards a chance child stands for: rows of ``iso_card`` ``[K]`` and
     ``iso_perm[p]`` ``[K, H_p]``; see the module docstring).
+
+    Built trees keep node indices in int32 (at most ``2**31 - 1`` nodes), hand indices in
+    ``iso_perm`` in int16, and ``offset`` in int64 (storage can pass ``2**31`` entries);
+    trees loaded from older checkpoints may hold wider integers, which work the same.
     """
 
     kind: np.ndarray

@@ -189,11 +189,14 @@ class PublicTreeBuilder:
 
     def _iso_arrays(self, nodes: list[_Pending]) -> dict[str, Any]:
         counts = np.array([len(x.iso) for x in nodes], dtype=np.int32)
-        starts = np.zeros(len(nodes), dtype=np.int64)
+        starts = np.zeros(len(nodes), dtype=np.int32)
         starts[1:] = np.cumsum(counts)[:-1]
         rows = [row for x in nodes for row in x.iso]
+        # Hand indices fit int16 (at most 1,326 two-card hands): a quarter of int64's bytes
+        # for the tree's largest table (12,376 rows on the benchmark flop).
+        index = np.int16 if max(h.shape[0] for h in self._hands) <= 2**15 else np.int32
         perms = tuple(
-            np.array([row[1 + p] for row in rows], dtype=np.int64).reshape(
+            np.array([row[1 + p] for row in rows], dtype=index).reshape(
                 len(rows), self._hands[p].shape[0])
             for p in (0, 1)
         )
@@ -208,6 +211,9 @@ class PublicTreeBuilder:
         ``final_id[provisional] = final``."""
         if not self._nodes:
             raise ConfigError("the tree is empty: add a root first")
+        if len(self._nodes) >= 2**31:
+            raise ConfigError(f"a public tree holds fewer than 2**31 nodes, not "
+                              f"{len(self._nodes):,}")
         for i, pending in enumerate(self._nodes):
             if pending.kind in (DECISION, CHANCE) and not pending.children:
                 raise ConfigError(f"node {i} ({KIND_NAMES[pending.kind]}) has no children")
@@ -246,14 +252,15 @@ class PublicTreeBuilder:
         kind = np.array([x.kind for x in nodes], dtype=np.int8)
         player = np.array([x.player for x in nodes], dtype=np.int8)
         num_children = np.array([len(x.children) for x in nodes], dtype=np.int32)
-        fc = np.array([first_child.get(i, -1) for i in order], dtype=np.int64)
+        fc = np.array([first_child.get(i, -1) for i in order], dtype=np.int32)
         offset = np.full(n, -1, dtype=np.int64)
         sizes = [self._hands[0].shape[0], self._hands[1].shape[0]]
         position = 0
         for i in np.flatnonzero(kind == DECISION).tolist():
             offset[i] = position
             position += int(num_children[i]) * sizes[int(player[i])]
-        parent = np.array([final[x.parent] if x.parent >= 0 else -1 for x in nodes], dtype=np.int64)
+        parent = np.array([final[x.parent] if x.parent >= 0 else -1 for x in nodes],
+                          dtype=np.int32)
         depth = np.zeros(n, dtype=np.int32)
         for i in range(1, n):
             depth[i] = depth[parent[i]] + 1
@@ -267,7 +274,7 @@ class PublicTreeBuilder:
             chance_card=_frozen(np.array([x.card for x in nodes], dtype=np.int16)),
             chance_weight=_frozen(np.array([x.weight for x in nodes], dtype=np.float64)),
             folder=_frozen(np.array([x.folder for x in nodes], dtype=np.int8)),
-            terminal_data=_frozen(np.array([x.data for x in nodes], dtype=np.int64)),
+            terminal_data=_frozen(np.array([x.data for x in nodes], dtype=np.int32)),
             offset=_frozen(offset), **self._iso_arrays(nodes), labels=tuple(labels),
             hands=tuple(_frozen(h) for h in self._hands),
             initial_reach=tuple(_frozen(r) for r in self._reach),

@@ -11,7 +11,7 @@ from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
 from pokerzoo.public.holdem_terminal import holdem_terminal_kernel
 from pokerzoo.public.small_games import public_game_tree
-from pokerzoo.public.solver import PublicSolver, _subtree_cost, estimate_memory
+from pokerzoo.public.solver import PublicSolver, _subtree_cost, estimate_memory, tree_memory
 from pokerzoo.public.tree import DECISION
 
 OOP = "AA,KK,QQ,AKs,T9s,87s:0.5,A5s"
@@ -101,15 +101,23 @@ def test_memory_estimate_covers_what_the_solver_allocates(turn_tree):
         solver = PublicSolver(tree, storage=storage, threads=2)
         arrays = [solver.regrets, solver.sums, solver.regrets16, solver.sums16, solver.rscale,
                   solver.sscale, solver.lock_offset, solver.lock_values]
-        held = sum(a.nbytes for a in arrays) + sum(
-            getattr(tree, name).nbytes for name in ("kind", "player", "parent", "depth",
-                                                    "first_child", "num_children", "offset"))
+        tables = [a for a in solver._data if isinstance(a, np.ndarray)]
+        own = sum(a.nbytes for a in tables if not any(
+            np.shares_memory(a, getattr(tree, f)) for f in ("kind", "folder", "contrib",
+                                                              "board")))
+        every_array = [getattr(tree, name) for name in tree.__dataclass_fields__]
+        tree_held = sum(a.nbytes for a in every_array if isinstance(a, np.ndarray)) + sum(
+            a.nbytes for group in every_array if isinstance(group, tuple)
+            for a in group if isinstance(a, np.ndarray))
+        held = sum(a.nbytes for a in arrays) + tree_held + own
         assert solver.memory_bytes >= held
+        assert tree_memory(tree, solver._data) == tree_held + own
         decisions = tree.kind == DECISION
         assert solver.memory_bytes == estimate_memory(
             tree.num_nodes, tree.storage_size, int(tree.depth.max()),
             int(tree.num_children[decisions].max()),
-            max(tree.num_hands(0), tree.num_hands(1)), storage, 0, 2)
+            max(tree.num_hands(0), tree.num_hands(1)), storage, 0, 2,
+            tree_bytes=tree_held + own)
 
 
 def test_builder_module_is_the_tree_modules_builder():
