@@ -20,8 +20,11 @@ such re-solving can be exploited where the blueprint was not; the gadgets of
 ``pokerzoo.public.resolve`` give that guarantee on the small games).
 
 Where a re-solve cannot be followed the blueprint plays the rest of the street, counted in
-``stats``: a game action the spot's tree lacks (a raise past the spot's raise cap), or a hand
-the solve's range dropped. Solves run without ``max_seconds`` are deterministic, so a hand
+``stats``: a game action the spot's tree lacks (a raise past the spot's raise cap), a hand
+the solve's range dropped, or a street the blueprint never reaches with any hand of a player.
+Where a re-solved street's strategies give no hand of a player the actual line (the opponent
+played what the re-solve's model of it never does), that street's actions are weighted by
+the blueprint instead. Solves run without ``max_seconds`` are deterministic, so a hand
 is played the same whichever order public states are met in.
 """
 
@@ -37,6 +40,7 @@ import numpy as np
 
 from pokerzoo.agents.resolver.holdem_ranges import (
     NUM_COMBOS,
+    EmptyRangeError,
     betting_steps,
     blueprint_factor,
     board_blocked,
@@ -56,6 +60,7 @@ from pokerzoo.public.ranges import COMBO_INDEX
 from pokerzoo.public.tree import DECISION
 
 _OFF_TREE = "off the tree"
+_NO_RANGE = "a player's range is empty"
 STREETS = ("preflop", "flop", "turn", "river")
 RESOLVABLE = ("turn", "river")
 
@@ -82,6 +87,9 @@ class ResolveStats:
     """Decisions played by the blueprint because the line left the spot's tree."""
     dropped_hands: int = 0
     """Decisions played by the blueprint because the hand was not in the solve's range."""
+    empty_ranges: int = 0
+    """Decisions played by the blueprint because the blueprint never plays the line to the
+    street with any hand of a player (nothing to re-solve from)."""
     max_chip_gap: int = 0
     """Largest chip difference between a game action and the spot action it was matched to."""
 
@@ -152,23 +160,28 @@ class HoldemResolvingPolicy:
         if cached is not None:
             return cached
         prev = rnd - 1
+        blocked = board_blocked(board[: rnd + 2])
+
+        def usable(f: list[np.ndarray] | None) -> bool:
+            return f is not None and all(bool(np.any((f[i] > 0) & ~blocked)) for i in range(2))
+
         factors: list[np.ndarray] | None = None
         if prev in self.streets:
             base = self._start_ranges(steps, prev, board)
-            factors = self._solution_factors(steps, prev, board)
-            if factors is not None:
-                factors = [base[i] * factors[i] for i in range(2)]
-        if factors is None:
-            before = [(s, a) for s, a in steps if self._round_of(s) < rnd]
-            if prev in self.streets:  # the re-solve was left: the blueprint on that street
-                base = self._start_ranges(steps, prev, board)
+            solved = self._solution_factors(steps, prev, board)
+            if solved is not None:
+                factors = [base[i] * solved[i] for i in range(2)]
+            if not usable(factors):
+                # The line left the re-solve's tree, or the re-solve never plays it with any
+                # hand of a player: that street's actions weighted by the blueprint instead.
                 street = self._street_steps(steps, prev)
                 factors = [base[i] * blueprint_factor(self.game, self.blueprint, street,
                                                       self.roles[i]) for i in range(2)]
-            else:
-                factors = [blueprint_factor(self.game, self.blueprint, before, self.roles[i])
-                           for i in range(2)]
-        blocked = board_blocked(board[: rnd + 2])
+        else:
+            before = [(s, a) for s, a in steps if self._round_of(s) < rnd]
+            factors = [blueprint_factor(self.game, self.blueprint, before, self.roles[i])
+                       for i in range(2)]
+        assert factors is not None  # set on every branch above
         out = []
         for i in range(2):
             w = np.where(blocked, 0.0, factors[i])
@@ -260,6 +273,9 @@ class HoldemResolvingPolicy:
         if node_play is _OFF_TREE:
             self.stats.off_tree += 1
             return self._blueprint(state)
+        if node_play is _NO_RANGE:
+            self.stats.empty_ranges += 1
+            return self._blueprint(state)
         actions, strategy, hand_index = node_play
         hole = state.private_cards()[seat]
         hand = int(hand_index[COMBO_INDEX[hole[0], hole[1]]])
@@ -281,7 +297,10 @@ class HoldemResolvingPolicy:
         history = state.history()
         steps = betting_steps(self.game, state)
         board = [int(c) for c in state.public_state()["public_cards"]]
-        street = self._solve(steps, rnd, board, state)
+        try:
+            street = self._solve(steps, rnd, board, state)
+        except EmptyRangeError:
+            return _NO_RANGE
         tree = street.solution.tree
         node = 0
         for before, action in self._street_steps(steps, rnd):
@@ -311,6 +330,7 @@ class HoldemResolvingPolicy:
                                         if s.exploitability_pct else 0.0),
             "off_tree": s.off_tree,
             "dropped_hands": s.dropped_hands,
+            "empty_ranges": s.empty_ranges,
             "max_chip_gap": s.max_chip_gap,
         }
 

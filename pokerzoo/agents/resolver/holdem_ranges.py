@@ -106,13 +106,17 @@ def blueprint_factor(game: Game, policy: Any, steps: list[tuple[State, int]],
     return factor
 
 
+class EmptyRangeError(ConfigError):
+    """A seat's range at a public state is empty: nothing to re-solve from."""
+
+
 def check_range(weights: np.ndarray, seat: int, where: str) -> None:
-    """ConfigError when a seat's range at a public state is empty (the blueprint never plays
-    the line): there is nothing to re-solve from."""
+    """EmptyRangeError when a seat's range at a public state is empty (the blueprint never
+    plays the line): there is nothing to re-solve from."""
     if not float(np.max(weights, initial=0.0)) > 0.0:
-        raise ConfigError(f"the blueprint never reaches {where} with seat {seat}: its range "
+        raise EmptyRangeError(f"the blueprint never reaches {where} with seat {seat}: its range "
                           "there is empty, so the street cannot be re-solved from it")
 
 
-__all__ = ["NUM_COMBOS", "betting_steps", "blueprint_factor", "board_blocked", "check_range",
-           "pair_probabilities"]
+__all__ = ["EmptyRangeError", "NUM_COMBOS", "betting_steps", "blueprint_factor",
+           "board_blocked", "check_range", "pair_probabilities"]

@@ -196,3 +196,24 @@ def test_bad_configurations_are_one_line_errors(game, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="turn_raise_cap"):
         make_agent("resolver", game, blueprint=blueprint, turn_raise_cap=0)
     assert parse_streets("river, turn") == (2, 3)
+
+
+class NeverChecksTheTurn(HandPolicy):
+    """HandPolicy, except that it never checks on the turn."""
+
+    def action_probabilities(self, state: State) -> dict[int, float]:
+        probs = super().action_probabilities(state)
+        if state.public_state()["round"] == 2 and state.amount_to_call() == 0:
+            probs[1] = 0.0
+            total = sum(probs.values())
+            probs = {a: p / total for a, p in probs.items()}
+        return probs
+
+
+def test_a_line_the_blueprint_never_plays_is_left_to_the_blueprint(game) -> None:
+    state = _state(game, RIVER_LINE)  # both checked the turn: no hand of the blueprint does
+    blueprint = NeverChecksTheTurn()
+    policy = HoldemResolvingPolicy(game, blueprint, streets=(3,), max_iterations=20)
+    assert policy.action_probabilities(state) == blueprint.action_probabilities(state)
+    assert policy.summary()["empty_ranges"] == 1
+    assert policy.summary()["resolves"] == 0
