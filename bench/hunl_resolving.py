@@ -74,8 +74,9 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 def load_state(path: Path, args: argparse.Namespace) -> dict[str, Any]:
     fresh = {"settings": settings(args), "match": [], "baseline": [], "lbr_blueprint": [],
              "lbr_resolver": [], "resolve_seconds": [], "resolve_iterations": [],
-             "resolve_pct": [], "spot": None, "fallbacks": {"off_tree": 0, "dropped": 0},
-             "max_chip_gap": 0, "wall_seconds": 0.0}
+             "resolve_rounds": [],
+             "resolve_pct": [], "spot": None, "max_chip_gap": 0, "wall_seconds": 0.0,
+             "fallbacks": {"off_tree": 0, "dropped": 0, "empty": 0}}
     if not path.is_file():
         return fresh
     state = json.loads(path.read_text())
@@ -167,13 +168,25 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
                   f"Deals whose result the re-solves changed: {touched} of {n}.", ""]
     sec = np.asarray(state["resolve_seconds"], dtype=float)
     if len(sec):
-        lines += [f"Re-solves: {len(sec)} (match and LBR), {sec.mean():.2f} s mean, "
-                  f"{np.median(sec):.2f} s median, {sec.max():.1f} s max; mean iterations "
-                  f"{np.mean(state['resolve_iterations']):.0f}, mean exploitability "
-                  f"{np.mean(state['resolve_pct']):.2f}% of the pot. Decisions left to the "
-                  f"blueprint: {state['fallbacks']['off_tree']} off the re-solve's tree, "
-                  f"{state['fallbacks']['dropped']} with a hand outside its range; largest "
-                  f"chip gap between a game and a spot size: {state['max_chip_gap']}.", ""]
+        rounds = np.asarray(state["resolve_rounds"])
+        its = np.asarray(state["resolve_iterations"], dtype=float)
+        pct = np.asarray(state["resolve_pct"], dtype=float)
+        rows = []
+        for rnd, name in ((2, "turn"), (3, "river")):
+            k = rounds == rnd
+            if k.any():
+                rows.append([name, int(k.sum()), f"{sec[k].mean():.2f}",
+                             f"{np.median(sec[k]):.2f}", f"{sec[k].max():.1f}",
+                             f"{its[k].mean():.0f}", f"{np.median(pct[k]):.2f}"])
+        lines += ["Re-solves (spot, match and LBR; seconds include building the tree):", "",
+                  table(["street", "re-solves", "s mean", "s median", "s max",
+                         "iterations mean", "expl. % pot median"], rows), "",
+                  f"Decisions left to the blueprint: {state['fallbacks']['off_tree']} off the "
+                  f"re-solve's tree, {state['fallbacks']['dropped']} with a hand outside its "
+                  f"range, {state['fallbacks']['empty']} where the blueprint never reaches the "
+                  "street with any hand of a player (counted per policy query; LBR asks up to "
+                  "1,326 per public state); largest chip gap between a game and a spot size: "
+                  f"{state['max_chip_gap']}.", ""]
     lines += ["## LBR (lower bound on exploitability; mbb/g, 95% CI; same deals for both)", ""]
     rows = []
     for name in ("blueprint", "resolver"):
@@ -235,8 +248,10 @@ def main() -> None:
         state["resolve_seconds"] += st.seconds[seen:]
         state["resolve_iterations"] += st.iterations[seen:]
         state["resolve_pct"] += st.exploitability_pct[seen:]
+        state["resolve_rounds"] += st.rounds[seen:]
         seen = len(st.seconds)
-        state["fallbacks"] = {"off_tree": st.off_tree, "dropped": st.dropped_hands}
+        state["fallbacks"] = {"off_tree": st.off_tree, "dropped": st.dropped_hands,
+                              "empty": st.empty_ranges}
         state["max_chip_gap"] = max(state["max_chip_gap"], st.max_chip_gap)
         state["wall_seconds"] = base_wall + time.perf_counter() - start
         save(state_path, state)

@@ -82,6 +82,8 @@ class ResolveStats:
     seconds: list[float] = field(default_factory=list)
     """Seconds of each re-solve (tree building and solving)."""
     iterations: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    """The round of each re-solve (2 turn, 3 river)."""
     exploitability_pct: list[float] = field(default_factory=list)
     off_tree: int = 0
     """Decisions played by the blueprint because the line left the spot's tree."""
@@ -235,6 +237,7 @@ class HoldemResolvingPolicy:
                               max_iterations=self.max_iterations, max_seconds=self.max_seconds)
         self.stats.seconds.append(time.perf_counter() - start_time)
         self.stats.iterations.append(solution.iterations)
+        self.stats.rounds.append(rnd)
         self.stats.exploitability_pct.append(solution.exploitability_pct)
         index = []
         for p in range(2):
