@@ -61,6 +61,8 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--state", default=str(RESULTS / "hunl_resolving.json"))
     ap.add_argument("--out", default=str(RESULTS / "hunl_resolving.md"))
     ap.add_argument("--no-spot", action="store_true", help="skip the spot EV loss")
+    ap.add_argument("--note", default=str(RESULTS / "hunl_resolving_note.md"),
+                    help="a reading of the results, appended to the report if the file exists")
     return ap.parse_args()
 
 
@@ -212,6 +214,9 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
                              f"{r['eq_pct']:.2f}"])
         lines += [table(["policy / player", "EV loss chips", "% pot", "bounds (chips)",
                          "equilibrium expl. % pot"], rows), ""]
+    note = Path(args.note)
+    if note.is_file():
+        lines += [note.read_text().strip(), ""]
     lines += [f"Wall time so far: {state['wall_seconds'] / 60:.1f} min.", "",
               "A bigger run (e.g. a 16-core machine; one process, so expect about a day at "
               "these sizes):", "",

@@ -23,15 +23,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerzoo.agents.resolver.holdem_ranges import board_blocked
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.holdem_spot import HoldemSpot
 from pokerzoo.public.ranges import combo_name
 from pokerzoo.public.tree import DECISION, PublicTree
 
-MIN_WEIGHT = 1e-6
-"""Pairs under this share of a range's largest weight are left out of a spot (the range
-string keeps 6 significant digits)."""
+RANGE_FLOOR = 1e-4
+"""Every pair off the board is in a spot's ranges with at least this share of the range's
+largest weight: a hand the ranges give (almost) no weight, such as the agent's own hand after
+a re-solved street whose strategy never played the line with it, still gets a strategy from
+the re-solve (its best play against the ranges, nearly) rather than none."""
 
 
 def spot_roles(game: Game) -> tuple[int, int]:
@@ -53,11 +56,15 @@ def menu(game: Game) -> str:
     return ", ".join([f"{100.0 * f:g}%" for f in fractions] + ["a"])
 
 
-def range_text(weights: np.ndarray) -> str:
-    """A PioSOLVER range string of ``[1326]`` weights (scaled so the largest is 1)."""
+def range_text(weights: np.ndarray, blocked: np.ndarray) -> str:
+    """A PioSOLVER range string of ``[1326]`` weights, scaled so the largest is 1, every pair
+    not ``blocked`` (by the board) at least ``RANGE_FLOOR``."""
     top = float(np.max(weights, initial=0.0))
-    keep = np.flatnonzero(weights >= MIN_WEIGHT * top) if top > 0 else np.array([], int)
-    return ",".join(f"{combo_name(int(c))}:{min(weights[c] / top, 1.0):.6g}" for c in keep)
+    if not top > 0:
+        raise ConfigError("a spot's range needs a pair with a positive weight")
+    scaled = np.maximum(weights / top, RANGE_FLOOR)
+    return ",".join(f"{combo_name(int(c))}:{min(scaled[c], 1.0):.6g}"
+                    for c in np.flatnonzero(~blocked))
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,7 @@ def street_spot(game: Game, state: State, ranges: tuple[np.ndarray, np.ndarray],
     if contrib[0] != contrib[1]:
         raise ConfigError(f"a street starts with equal chips in, got {contrib}")
     sizes = menu(game)
+    blocked = board_blocked(public["public_cards"])
     street = len(public["public_cards"]) - 3
     if street not in (1, 2):
         raise ConfigError(f"hold'em re-solving starts on the turn or river, not with board "
@@ -86,7 +94,8 @@ def street_spot(game: Game, state: State, ranges: tuple[np.ndarray, np.ndarray],
     full = ((sizes, sizes), (sizes, sizes))
     fields: dict = {"board": board, "starting_pot": sum(contrib),
                     "effective_stack": min(int(s) for s in public["stacks"]),
-                    "oop_range": range_text(ranges[0]), "ip_range": range_text(ranges[1]),
+                    "oop_range": range_text(ranges[0], blocked),
+                    "ip_range": range_text(ranges[1], blocked),
                     "suit_isomorphism": False}
     if street == 1:
         inner = (settings.turn_river_sizes, "")  # bets only: a value estimate of the river
@@ -151,5 +160,5 @@ def game_actions(tree: PublicTree, node: int, state: State) -> tuple[list[int], 
     return out, worst
 
 
-__all__ = ["MIN_WEIGHT", "SpotSettings", "game_actions", "menu", "range_text", "spot_child",
+__all__ = ["RANGE_FLOOR", "SpotSettings", "game_actions", "menu", "range_text", "spot_child",
            "street_spot", "spot_roles"]
