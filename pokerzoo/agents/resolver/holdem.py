@@ -13,7 +13,9 @@ Ranges at a street start: the blueprint's reach along the public line (each hand
 the product of the blueprint's probabilities of its seat's actions, ``holdem_ranges``); a
 street that was itself re-solved contributes the re-solve's strategies instead, while the
 line stayed on its tree (nested re-solving at street starts, as Libratus: Brown and
-Sandholm 2017, "Safe and nested subgame solving for imperfect-information games"). The
+Sandholm 2017, "Safe and nested subgame solving for imperfect-information games"); every
+pair off the board enters a spot at no less than ``holdem_tree.RANGE_FLOOR`` of the largest
+weight, so every hand the agent can hold has a strategy there. The
 re-solves are **unsafe**: solved from both ranges alone, with no gadget bounding what the
 opponent gains against the blueprint's counterfactual values (Brown and Sandholm 2017 show
 such re-solving can be exploited where the blueprint was not; the gadgets of
