@@ -124,3 +124,11 @@ def test_builder_module_is_the_tree_modules_builder():
     from pokerzoo.public import tree, tree_builder
 
     assert tree.PublicTreeBuilder is tree_builder.PublicTreeBuilder
+
+
+def test_built_trees_keep_compact_indices(turn_tree):
+    tree = turn_tree
+    for name in ("parent", "first_child", "terminal_data", "iso_offset"):
+        assert getattr(tree, name).dtype == np.int32, name
+    assert tree.offset.dtype == np.int64  # storage offsets can pass 2**31
+    assert all(p.dtype == np.int16 for p in tree.iso_perm)
