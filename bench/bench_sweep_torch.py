@@ -129,7 +129,7 @@ class TorchSweep:
         per river board the sorted orders and per-card sorted lists of the opponent's hands."""
         tree = self.tree
         hands = [np.asarray(h, dtype=np.int64) for h in tree.hands]
-        self.iso_perm = [self._t(tree.iso_perm[p]) for p in (0, 1)]
+        self.iso_perm = [self._t(np.asarray(tree.iso_perm[p])[tree.iso_row]) for p in (0, 1)]
         self.cards = [self._t(h) for h in hands]
         self.same = [self._t(np.where(s >= 0, s, self.hands[1 - p])) for p, s in
                      enumerate((same_combo_index(hands[0], hands[1]),

@@ -42,12 +42,12 @@ from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 
 ALGORITHMS = ("cfr+", "dcfr", "postflop")
 STORAGES = ("f32", "compressed")
-NODE_BYTES = 88
+NODE_BYTES = 75
 """Bytes per node of a built tree's arrays (kind 1, player 1, parent 4, depth 4, links 8,
 label 4, pot 8, contributions 16, board 4, chance card and weight 10, folder 1, terminal data
-4, offset 8, isomorphism 8) and of the solver's per-node arrays (lock offset 4, chance index
-4): the estimate before a tree exists. Once it exists the solver counts its arrays instead
-(``tree_bytes``), with the isomorphism permutations and the terminal tables."""
+4, offset 4, isomorphism 6): the estimate before a tree exists. Once it exists the solver
+counts its arrays instead (``tree_bytes``), with the isomorphism permutations and the
+terminal tables."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,10 @@ def estimate_memory(
     scales = 8 * num_nodes if storage == "compressed" else 0
     sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
     sweep += 8 * (7 * max_hands + 160)  # the terminals' scratch and the walker's rows
-    nodes = NODE_BYTES * num_nodes if tree_bytes is None else tree_bytes + 8 * num_nodes
+    # The solver's own per-node arrays: the chance index (int16) and, with locks, the lock
+    # offsets (int32).
+    solver_nodes = (2 + (4 if locked_entries else 0)) * num_nodes
+    nodes = (NODE_BYTES * num_nodes if tree_bytes is None else tree_bytes) + solver_nodes
     return (nodes + per_entry * storage_size + scales + 8 * locked_entries
             + (1 + threads) * sweep)
 
@@ -274,8 +277,10 @@ class PublicSolver:
         self.sums16 = np.zeros(size if compressed else 0, dtype=np.uint16)
         self.rscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
         self.sscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
+        # Per node only where some node is locked (empty: none is, which the sweep reads as
+        # -1 everywhere).
         index = np.int32 if locked_entries < 2**31 else np.int64
-        self.lock_offset = np.full(tree.num_nodes, -1, dtype=index)
+        self.lock_offset = np.full(tree.num_nodes if self.locks else 0, -1, dtype=index)
         self.lock_values = np.zeros(locked_entries, dtype=np.float64)
         position = 0
         for node, strategy in sorted(self.locks.items()):
@@ -311,7 +316,8 @@ class PublicSolver:
                 self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
                 self.max_depth, self.max_actions, record, *rec)
         tail = (start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
-                *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_perm[trav])
+                *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_row,
+                tree.iso_perm[trav])
         if self._terminal_kind is None:
             values = kernel.sweep(*head, self._kernel, self._data, *tail)
         else:
@@ -349,7 +355,7 @@ class PublicSolver:
             weight = tree.chance_weight[c]
             fronts[2][i] += weight * (values * keep_own[card])
             for k in range(int(tree.iso_offset[c]), int(tree.iso_offset[c] + tree.iso_count[c])):
-                perm = tree.iso_perm[trav][k]
+                perm = tree.iso_perm[trav][tree.iso_row[k]]
                 fronts[2][i] += weight * (values[perm] * keep_own[int(tree.iso_card[k])])
         return self._call(mode, trav, scalars, 0, own, opp, fronts=fronts)[0]
 
@@ -491,7 +497,7 @@ def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
         parents = tree.parent[nodes]
         below_chance[nodes] = below_chance[parents] | (tree.kind[parents] == CHANCE)
     frontier = np.flatnonzero((tree.kind == CHANCE) & ~below_chance)
-    index = np.full(tree.num_nodes, -1, dtype=np.int32)
+    index = np.full(tree.num_nodes, -1, dtype=np.int16 if frontier.size < 2**15 else np.int32)
     index[frontier] = np.arange(frontier.size)
     return frontier, index
 

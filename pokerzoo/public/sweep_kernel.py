@@ -132,7 +132,7 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
     """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
     sums normalised; uniform where they are all 0) or regret matching (uniform likewise). The
     loops over hands are innermost (contiguous, vectorisable); ``total[:q_hands]`` is scratch."""
-    if lock_offset[n] >= 0:
+    if n < lock_offset.shape[0] and lock_offset[n] >= 0:
         base = lock_offset[n]
         for a in range(actions):
             for h in range(q_hands):
@@ -237,7 +237,7 @@ def _walker(term: Any) -> Any:
               sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
               rec_value, rec_actions, kern, tdata, start, update, frontier, frontier_record,
               chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
-              iso_perm):
+              iso_row, iso_perm):
         """The body of ``sweep`` (see there), with the terminal call ``term(node, player,
         opp_reach, out, tdata)``.
 
@@ -342,7 +342,7 @@ def _walker(term: Any) -> Any:
                 continue
             if k == DECISION and player[n] == trav and not skip:
                 actions = num_children[n]
-                locked = lock_offset[n] >= 0
+                locked = n < lock_offset.shape[0] and lock_offset[n] >= 0
                 if mode == MODE_BEST_RESPONSE and not locked:
                     for h in range(ht):
                         val[d, h] = act[d, 0, h]
@@ -380,9 +380,10 @@ def _walker(term: Any) -> Any:
                 _add_unmasked(w, val[d], mask_trav[card], val[d - 1], ht)
                 for j in range(iso_offset[n], iso_offset[n] + iso_count[n]):
                     other = iso_card[j]
+                    perm = iso_perm[iso_row[j]]
                     for h in range(ht):
                         if not mask_trav[other, h]:
-                            val[d - 1, h] += w * val[d, iso_perm[j, h]]
+                            val[d - 1, h] += w * val[d, perm[h]]
             child_i[d - 1] = i + 1
             d -= 1
         return val[0].copy()
@@ -421,7 +422,7 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
           sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
           rec_value, rec_actions, kernel, data, start, update, frontier, frontier_record,
           chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
-          iso_perm):
+          iso_row, iso_perm):
     """One pass for traverser ``trav`` over the subtree of ``start`` (its reaches given);
     returns its counterfactual values at ``start``.
 
@@ -430,7 +431,8 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
     ``front_own[chance_index[n]]`` / ``front_opp``) or reads their values from
     ``front_value``, so that the subtrees below can be swept apart (in parallel) in between.
     A chance child standing for isomorphic cards adds, for each, its values with the
-    traverser's hands permuted (``iso_perm``: the traverser's ``[K, H]`` permutations).
+    traverser's hands permuted (row ``iso_row[k]`` of ``iso_perm``, the traverser's distinct
+    ``[P, H]`` permutations).
     Terminal values come from ``kernel(node, trav, opp_reach, out, data)``.
     """
     return _walk_any(mode, trav, kind, player, first_child, num_children, chance_card,
@@ -439,7 +441,7 @@ def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chan
                  pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
                  record_node, rec_own, rec_opp, rec_value, rec_actions, kernel, data, start,
                  update, frontier, frontier_record, chance_index, front_own, front_opp,
-                 front_value, iso_offset, iso_count, iso_card, iso_perm)
+                 front_value, iso_offset, iso_count, iso_card, iso_row, iso_perm)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -449,7 +451,7 @@ def sweep_cached(mode, trav, kind, player, first_child, num_children, chance_car
                  pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
                  record_node, rec_own, rec_opp, rec_value, rec_actions, tkind, dense, holdem,
                  start, update, frontier, frontier_record, chance_index, front_own, front_opp,
-                 front_value, iso_offset, iso_count, iso_card, iso_perm):
+                 front_value, iso_offset, iso_count, iso_card, iso_row, iso_perm):
     """``sweep`` with the terminals chosen by ``tkind`` (``TERMINAL_DENSE``: ``dense`` is
     ``DenseTerminals``' data; ``TERMINAL_HOLDEM``: ``holdem`` is ``HoldemTerminals``' data),
     both always typed the same, so the compiled code is cached on disk across processes."""
@@ -461,4 +463,4 @@ def sweep_cached(mode, trav, kind, player, first_child, num_children, chance_car
                  record_node, rec_own, rec_opp, rec_value, rec_actions, 0,
                  (tkind, dense, holdem, scratch), start, update, frontier, frontier_record,
                  chance_index, front_own, front_opp, front_value, iso_offset, iso_count,
-                 iso_card, iso_perm)
+                 iso_card, iso_row, iso_perm)

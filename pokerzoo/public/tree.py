@@ -32,9 +32,11 @@ Value convention (every value in this package, both kinds of terminal):
 Suit isomorphism: a chance node's child for card ``c`` may also stand for other cards ``c'``
 whose subtrees are the same up to a suit swap (the ranges and the board allow it). Its
 ``iso_count[n]`` rows from ``iso_offset[n]`` name each such card (``iso_card``) and, per player,
-the permutation ``iso_perm[p][k]`` of hand indices under the swap taking ``c'`` to ``c``: the
-value of hand ``h`` had ``c'`` come is the child's value of hand ``iso_perm[p][k][h]``. Each
-such card has the child's ``chance_weight``; its subtree is not stored.
+the permutation ``iso_perm[p][iso_row[k]]`` of hand indices under the swap taking ``c'`` to
+``c``: the value of hand ``h`` had ``c'`` come is the child's value of hand
+``iso_perm[p][iso_row[k]][h]``. The permutations depend only on the suit swap, so
+``iso_perm`` keeps each distinct pair once and ``iso_row`` points rows at them. Each such card
+has the child's ``chance_weight``; its subtree is not stored.
 
 Terminals: ``kind`` 2 (a fold, ``folder[n]`` folded) or 3 (a showdown). Their values come from a
 ``TerminalValues`` object attached to the tree (dense matrices for Kuhn/Leduc, compiled sweeps
@@ -111,12 +113,13 @@ class PublicTree:
     ``boards``, ``[num_boards, 5]`` -1 padded), chance_card and chance_weight (of the edge into
     a chance node's child; -1 / 1.0 elsewhere), folder (-1 off fold terminals), terminal_data,
     offset (storage start of decision nodes, -1 elsewhere), iso_offset and iso_count (the
-    isomorphic cards a chance child stands for: rows of ``iso_card`` ``[K]`` and
-    ``iso_perm[p]`` ``[K, H_p]``; see the module docstring).
+    isomorphic cards a chance child stands for: rows of ``iso_card`` and ``iso_row`` ``[K]``,
+    the distinct permutations ``iso_perm[p]`` ``[P, H_p]``; see the module docstring).
 
     Built trees keep node indices in int32 (at most ``2**31 - 1`` nodes), hand indices in
-    ``iso_perm`` in int16, and ``offset`` in int64 (storage can pass ``2**31`` entries);
-    trees loaded from older checkpoints may hold wider integers, which work the same.
+    ``iso_perm`` in int16, and ``offset`` in int32 while the storage has fewer than ``2**31``
+    entries (int64 past that); trees loaded from older checkpoints may hold wider integers,
+    which work the same.
     """
 
     kind: np.ndarray
@@ -138,6 +141,7 @@ class PublicTree:
     iso_offset: np.ndarray
     iso_count: np.ndarray
     iso_card: np.ndarray
+    iso_row: np.ndarray
     iso_perm: tuple[np.ndarray, ...]
     labels: tuple[str, ...]
     hands: tuple[np.ndarray, ...]
@@ -273,7 +277,7 @@ class PublicTree:
         names = ("kind", "player", "parent", "depth", "first_child", "num_children",
                  "action_label", "pot", "contrib", "board", "boards", "chance_card",
                  "chance_weight", "folder", "terminal_data", "offset", "iso_offset",
-                 "iso_count", "iso_card")
+                 "iso_count", "iso_card", "iso_row")
         state: dict[str, Any] = {name: np.array(getattr(self, name)) for name in names}
         state["iso_perm"] = [np.array(x) for x in self.iso_perm]
         state["labels"] = list(self.labels)
@@ -291,6 +295,8 @@ class PublicTree:
         arrays: dict[str, Any] = {k: _frozen(np.asarray(v)) for k, v in state.items()
                   if k not in ("labels", "hands", "initial_reach", "hand_names", "num_cards",
                                "starting_pot", "iso_perm")}
+        if "iso_row" not in arrays:  # saved before the permutations were kept once each
+            arrays["iso_row"] = _frozen(np.arange(len(arrays["iso_card"]), dtype=np.int32))
         return cls(
             **arrays,
             iso_perm=tuple(_frozen(np.asarray(x)) for x in state["iso_perm"]),

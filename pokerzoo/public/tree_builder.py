@@ -188,22 +188,27 @@ class PublicTreeBuilder:
         return tuple(out)
 
     def _iso_arrays(self, nodes: list[_Pending]) -> dict[str, Any]:
-        counts = np.array([len(x.iso) for x in nodes], dtype=np.int32)
+        """The isomorphism arrays: per node its rows (``iso_offset`` / ``iso_count``), per
+        row the card and the index of its permutation pair in ``iso_perm`` (``iso_row``).
+        A permutation depends only on the suit swap, not on the card or the node, so the
+        distinct pairs are kept once (a handful, where the benchmark flop has 12,376 rows)."""
+        counts = np.array([len(x.iso) for x in nodes], dtype=np.int16)
         starts = np.zeros(len(nodes), dtype=np.int32)
-        starts[1:] = np.cumsum(counts)[:-1]
+        starts[1:] = np.cumsum(counts, dtype=np.int64)[:-1]
         rows = [row for x in nodes for row in x.iso]
-        # Hand indices fit int16 (at most 1,326 two-card hands): a quarter of int64's bytes
-        # for the tree's largest table (12,376 rows on the benchmark flop).
-        index = np.int16 if max(h.shape[0] for h in self._hands) <= 2**15 else np.int32
-        perms = tuple(
-            np.array([row[1 + p] for row in rows], dtype=index).reshape(
-                len(rows), self._hands[p].shape[0])
-            for p in (0, 1)
-        )
+        sizes = [h.shape[0] for h in self._hands]
+        # Hand indices fit int16 (at most 1,326 two-card hands).
+        index = np.int16 if max(sizes) <= 2**15 else np.int32
+        both = np.zeros((len(rows), sizes[0] + sizes[1]), dtype=index)
+        for k, row in enumerate(rows):
+            both[k, :sizes[0]] = row[1]
+            both[k, sizes[0]:] = row[2]
+        distinct, row_index = np.unique(both, axis=0, return_inverse=True)
         return {
             "iso_offset": _frozen(starts), "iso_count": _frozen(counts),
             "iso_card": _frozen(np.array([row[0] for row in rows], dtype=np.int16)),
-            "iso_perm": tuple(_frozen(x) for x in perms),
+            "iso_row": _frozen(row_index.reshape(-1).astype(np.int32)),
+            "iso_perm": (_frozen(distinct[:, :sizes[0]]), _frozen(distinct[:, sizes[0]:])),
         }
 
     def build(self, terminals: TerminalValues | None = None) -> tuple[PublicTree, np.ndarray]:
@@ -253,12 +258,14 @@ class PublicTreeBuilder:
         player = np.array([x.player for x in nodes], dtype=np.int8)
         num_children = np.array([len(x.children) for x in nodes], dtype=np.int32)
         fc = np.array([first_child.get(i, -1) for i in order], dtype=np.int32)
-        offset = np.full(n, -1, dtype=np.int64)
-        sizes = [self._hands[0].shape[0], self._hands[1].shape[0]]
-        position = 0
-        for i in np.flatnonzero(kind == DECISION).tolist():
-            offset[i] = position
-            position += int(num_children[i]) * sizes[int(player[i])]
+        sizes = np.array([self._hands[0].shape[0], self._hands[1].shape[0]], dtype=np.int64)
+        decisions = np.flatnonzero(kind == DECISION)
+        blocks = num_children[decisions].astype(np.int64) * sizes[player[decisions]]
+        ends = np.cumsum(blocks)
+        total = int(ends[-1]) if ends.size else 0
+        # int32 while the storage fits it (half the bytes), int64 past 2**31 entries.
+        offset = np.full(n, -1, dtype=np.int32 if total < 2**31 else np.int64)
+        offset[decisions] = ends - blocks
         parent = np.array([final[x.parent] if x.parent >= 0 else -1 for x in nodes],
                           dtype=np.int32)
         depth = np.zeros(n, dtype=np.int32)

@@ -128,7 +128,21 @@ def test_builder_module_is_the_tree_modules_builder():
 
 def test_built_trees_keep_compact_indices(turn_tree):
     tree = turn_tree
-    for name in ("parent", "first_child", "terminal_data", "iso_offset"):
-        assert getattr(tree, name).dtype == np.int32, name
-    assert tree.offset.dtype == np.int64  # storage offsets can pass 2**31
+    for name in ("parent", "first_child", "terminal_data", "iso_offset", "offset"):
+        assert getattr(tree, name).dtype == np.int32, name  # offset: storage < 2**31
     assert all(p.dtype == np.int16 for p in tree.iso_perm)
+
+
+def test_isomorphism_permutations_are_kept_once():
+    spot = HoldemSpot("Ks7h2h5h", 100, 150, "AA,KK,QQ,AKs", "JJ,TT,AQs,KQo",
+                      turn_sizes="50%", river_sizes="a")
+    tree = build_spot_tree(spot)
+    rows = tree.iso_card.size
+    assert rows > 0 and tree.iso_row.shape == (rows,)
+    distinct = tree.iso_perm[0].shape[0]
+    assert distinct < rows  # one suit swap serves many cards and nodes
+    for p in (0, 1):
+        perms = tree.iso_perm[p][tree.iso_row]  # every row's permutation of p's hands
+        assert np.array_equal(np.sort(perms, axis=1),
+                              np.broadcast_to(np.arange(tree.num_hands(p)), perms.shape))
+        assert np.unique(tree.iso_perm[p], axis=0).shape[0] <= distinct
