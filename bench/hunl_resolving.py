@@ -197,6 +197,13 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
             mu, ci = mean_ci(w.mean(axis=1))
             rows.append([name, len(w), f"{mu * 1000 / big_blind:+.0f} ± "
                                        f"{ci * 1000 / big_blind:.0f}"])
+    wb = np.asarray(state["lbr_blueprint"], dtype=float).reshape(-1, 2)
+    wr = np.asarray(state["lbr_resolver"], dtype=float).reshape(-1, 2)
+    n = min(len(wb), len(wr))
+    if n:
+        mu, ci = mean_ci(wr[:n].mean(axis=1) - wb[:n].mean(axis=1))
+        rows.append(["resolver - blueprint (paired deals)", n,
+                     f"{mu * 1000 / big_blind:+.0f} ± {ci * 1000 / big_blind:.0f}"])
     if rows:
         lines += [table(["policy", "deals", "LBR mbb/g"], rows), ""]
     spot = state.get("spot")
