@@ -16,8 +16,8 @@ range solver from the blueprint's ranges, unsafe re-solving) is measured three w
 Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
 ``--out`` rewritten; a rerun with the same settings goes on where it stopped.
 
-    python bench/hunl_resolving.py --deals 40 --lbr-deals 10           # the committed run
-    python bench/hunl_resolving.py --deals 2000 --lbr-deals 500 --state big.json --out big.md
+    python bench/hunl_resolving.py --deals 1600 --lbr-deals 400        # the committed run
+    python bench/hunl_resolving.py --deals 20000 --lbr-deals 4000 --state big.json --out big.md
 """
 
 from __future__ import annotations
@@ -225,9 +225,9 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
     if note.is_file():
         lines += [note.read_text().strip(), ""]
     lines += [f"Wall time so far: {state['wall_seconds'] / 60:.1f} min.", "",
-              "A bigger run (e.g. a 16-core machine; one process, so expect about a day at "
-              "these sizes):", "",
-              "    python bench/hunl_resolving.py --deals 2000 --lbr-deals 500 "
+              "A bigger run (one process: about 10 hours at this run's rate of ~1.5 s per "
+              "deal; the re-solves' 20 s limit makes them depend on the machine's speed):", "",
+              "    python bench/hunl_resolving.py --deals 20000 --lbr-deals 4000 "
               "--state bench/results/hunl_resolving_big.json "
               "--out bench/results/hunl_resolving_big.md", ""]
     return "\n".join(lines)
