@@ -12,6 +12,7 @@ table's title):
 - ``bnn-draws-eta<E>``: the BNN fitted on one posterior draw per terminal per round
   (Algorithm 1), batch 1,000, the paper's output;
 - ``no-gain-sampled``: CFR on a sampled d_t without the bonus (the paper's "Naive");
+- ``vcfr-raw-gain``: the default VCFR with the raw KL as its gain (no median normalisation);
 - ``naive-cfr`` (the posterior mean) and ``random-interaction`` for reference.
 
 Each cell is ``vcfr_runs.run_cell`` (resumable; finished cells skipped); the summary
@@ -59,6 +60,9 @@ def variants() -> dict[str, tuple[str, dict[str, Any]]]:
         grid[f"bnn-draws-eta{eta:g}"] = ("vcfr", {"bnn_data": "posterior_draws", "eta": eta,
                                                    "bnn": BATCH_LEDUC5})
     grid["no-gain-sampled"] = ("vcfr", {"information_gain": "none"})
+    # The default agent with the raw KL as the bonus (no division by the recent median gain):
+    # separates the normalisation's effect from the bonus's where most gains are near zero.
+    grid["vcfr-raw-gain"] = ("vcfr", {"normalise_gain": False})
     grid["naive-cfr"] = ("naive-cfr", {})
     grid["random-interaction"] = ("random-interaction", {})
     return grid
@@ -94,8 +98,9 @@ def summarise(out: Path, game: str, where: str = WHERE) -> str:
     first = records[0]
     title = (f"### {game}, reward_prior={first['reward_prior']}, {first['rounds']:,} rounds "
              f"({first['episodes']:,} hands) per run, envs "
-             f"{min(r['env'] for r in records)}..{max(r['env'] for r in records)} "
-             "(a reduced budget: the paper's is 20,000 rounds)\n")
+             f"{min(r['env'] for r in records)}..{max(r['env'] for r in records)}"
+             + (" (a reduced budget: the paper's is 20,000 rounds)" if first["rounds"] < 20_000
+                else " (the paper's budget)") + "\n")
     text = title + "\n" + table(
         ["variant", "envs", "NashConv in d* (output)", "re-solved posterior mean",
          "output in own mean", "terminals observed", "gain q50 (nats)", "gain max",
