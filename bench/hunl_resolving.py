@@ -243,6 +243,7 @@ def main() -> None:
     state = load_state(state_path, args)
     start = time.perf_counter()
     base_wall = state["wall_seconds"]
+    base_fallbacks = dict(state["fallbacks"])  # earlier processes' counts: a resume adds to them
     _, build = blueprint_record(Path(args.run))
     game = load_game(build["game"], **(build.get("game_params") or {}))
     agent = make_agent("resolver", game, blueprint=args.run, streets=args.streets,
@@ -262,8 +263,9 @@ def main() -> None:
         state["resolve_pct"] += st.exploitability_pct[seen:]
         state["resolve_rounds"] += st.rounds[seen:]
         seen = len(st.seconds)
-        state["fallbacks"] = {"off_tree": st.off_tree, "dropped": st.dropped_hands,
-                              "empty": st.empty_ranges}
+        counts = {"off_tree": st.off_tree, "dropped": st.dropped_hands,
+                  "empty": st.empty_ranges}
+        state["fallbacks"] = {k: base_fallbacks.get(k, 0) + v for k, v in counts.items()}
         state["max_chip_gap"] = max(state["max_chip_gap"], st.max_chip_gap)
         state["wall_seconds"] = base_wall + time.perf_counter() - start
         save(state_path, state)
