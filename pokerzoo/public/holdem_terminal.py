@@ -245,40 +245,54 @@ def _fold_pass(cnt, idx, cards, same, ocnt, oidx, ocards, opp_reach, scale, sums
 
 
 @numba.njit(cache=True, nogil=True)
-def _sorted_sweeps(cnt, idx, strn, cards, ocnt, ostr, ocards, sorted_reach, win, lose, sums,
-                   out):
-    """``out[idx[k]] += win x W + lose x L``: W / L the opponent's reach (``sorted_reach``, in
-    the opponent's strength order) over compatible hands strictly weaker / stronger."""
+def _showdown_pass(cnt, idx, strn, cards, ocnt, oidx, ostr, ocards, opp_reach, win, lose, sums,
+                   below, out):
+    """``out[idx[k]] += win x W + lose x L``: W / L the opponent's reach over compatible hands
+    strictly weaker / stronger. One merge of the two strength orders: per strength class of
+    the own hands, W is read before the opponent's equal hands are added and ``below[k]``
+    (weaker or equal, blocked pairs taken out) after; once every opponent hand is in the
+    sums, L is the compatible total minus ``below[k]`` (the identical combo, equal in
+    strength, cancels). Half the merges of a sweep from each end, and no gathered copy of
+    the reach."""
     sums[:] = 0.0
     total = 0.0
     j = 0
-    for k in range(cnt):
+    k = 0
+    while k < cnt:
         s = strn[k]
         while j < ocnt and ostr[j] < s:
-            r = sorted_reach[j]
+            r = opp_reach[oidx[j]]
             total += r
             sums[ocards[j, 0]] += r
             sums[ocards[j, 1]] += r
             j += 1
-        out[idx[k]] += win * (total - sums[cards[k, 0]] - sums[cards[k, 1]])
-    sums[:] = 0.0
-    total = 0.0
-    j = ocnt - 1
-    for k in range(cnt - 1, -1, -1):
-        s = strn[k]
-        while j >= 0 and ostr[j] > s:
-            r = sorted_reach[j]
+        g = k
+        while g < cnt and strn[g] == s:
+            out[idx[g]] += win * (total - sums[cards[g, 0]] - sums[cards[g, 1]])
+            g += 1
+        while j < ocnt and ostr[j] == s:
+            r = opp_reach[oidx[j]]
             total += r
             sums[ocards[j, 0]] += r
             sums[ocards[j, 1]] += r
-            j -= 1
-        out[idx[k]] += lose * (total - sums[cards[k, 0]] - sums[cards[k, 1]])
+            j += 1
+        for m in range(k, g):
+            below[m] = total - sums[cards[m, 0]] - sums[cards[m, 1]]
+        k = g
+    while j < ocnt:
+        r = opp_reach[oidx[j]]
+        total += r
+        sums[ocards[j, 0]] += r
+        sums[ocards[j, 1]] += r
+        j += 1
+    for m in range(cnt):
+        out[idx[m]] += lose * (total - sums[cards[m, 0]] - sums[cards[m, 1]] - below[m])
 
 
 @numba.njit(cache=True, nogil=True)
 def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
     """:meth:`HoldemTerminals.values` on the compiled tables of ``compiled()`` (``data``), with
-    ``scratch`` a float64 array of at least ``52 + H_opponent`` entries (nothing allocated).
+    ``scratch`` a float64 array of at least ``52 + H_player`` entries (nothing allocated).
 
     Per board of the tree, each player's hands not blocked by it are listed with their cards,
     in hand order (folds: the sums come out bit for bit as ``fold_reach``'s) and, on five-card
@@ -311,11 +325,8 @@ def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
         _fold_pass(cnt, fidx, fcards, same, ocnt, ofidx, ofcards, opp_reach, tie, sums, out)
     # Compacting the nonzero reaches first was tried: slower (the merge's comparisons and
     # the own hands dominate), so the zeros are added like any reach.
-    sorted_reach = scratch[NUM_CARDS:NUM_CARDS + ocnt]
-    for j in range(ocnt):
-        sorted_reach[j] = opp_reach[osidx[j]]
-    _sorted_sweeps(cnt, sidx, sstr, scards, ocnt, osstr, oscards, sorted_reach, theirs - tie,
-                   -mine - tie, sums, out)
+    _showdown_pass(cnt, sidx, sstr, scards, ocnt, osidx, osstr, oscards, opp_reach,
+                   theirs - tie, -mine - tie, sums, scratch[NUM_CARDS:NUM_CARDS + cnt], out)
 
 
 @numba.njit(cache=True, nogil=True)

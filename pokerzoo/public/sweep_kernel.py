@@ -20,13 +20,13 @@ Two entry points share one body (``_walker``): ``sweep`` takes any terminal kern
 argument (compiled once per process and kernel: numba cannot cache a function typed by a
 dispatcher), ``sweep_cached`` dispatches the two kinds this package ships (``TERMINAL_DENSE``,
 ``TERMINAL_HOLDEM``) on typed data and is cached on disk, so a new process starts solving at
-once (numba checks only this file's time stamp: after editing the compiled functions of
-``holdem_terminal.py`` alone, delete ``pokerzoo/public/__pycache__/sweep_kernel*.nbi``/``.nbc``
-or touch this file). What makes a pass fast: reaches kept by reference (only the acting
-player's is copied), the opponent's strategy and the terminals skipped where its reach is all
-zero (and whole subtrees where nothing below is updated or recorded), loops over hands
-innermost, and hold'em terminals that read per-board hand tables in sequence without
-allocating.
+once. Numba keys that cache on a hash of this file's text alone (touching it is not enough),
+so after editing the compiled functions of ``holdem_terminal.py`` the cached sweep keeps the
+old terminals: bump ``TERMINALS_REVISION`` below with every such edit. What makes a pass
+fast: reaches kept by reference (only the acting player's is copied), the opponent's
+strategy and the terminals skipped where its reach is all zero (and whole subtrees where
+nothing below is updated or recorded), loops over hands innermost, and hold'em terminals
+that read per-board hand tables in sequence without allocating.
 
 Storage: float32 ``regrets`` / ``sums`` with ``offset[n]`` per decision node, or, compressed,
 int16 regrets and uint16 strategy sums with one float32 scale per node (the largest magnitude
@@ -44,6 +44,9 @@ from pokerzoo.public.holdem_terminal import NUM_CARDS, holdem_terminal_values
 
 MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE = 0, 1, 2
 TERMINAL_DENSE, TERMINAL_HOLDEM = 0, 1
+# Changes this file's text, and so numba's cache of the sweep, when holdem_terminal.py's
+# compiled code changes (2: the showdown in one merge).
+TERMINALS_REVISION = 2
 DECISION, CHANCE = 0, 1
 _I16 = 32767.0
 _U16 = 65535.0
