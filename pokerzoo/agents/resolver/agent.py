@@ -30,12 +30,12 @@ import numpy as np
 
 from pokerzoo.agents.base import Agent, check_state_iteration, check_units
 from pokerzoo.agents.resolver.config import ResolverConfig
-from pokerzoo.agents.resolver.holdem_agent import HoldemResolver, is_holdem
+from pokerzoo.agents.resolver.holdem_agent import HoldemResolver, is_holdem, legal_distribution
 from pokerzoo.agents.resolver.process import ContinualResolver
 from pokerzoo.agents.resolver.solves import Solve, played_solve, solve_subgame, subtree_nodes
 from pokerzoo.agents.resolver.tabular import InfosetIndex, tabular_policy, walk_order
 from pokerzoo.config import with_overrides
-from pokerzoo.errors import ConfigError, InvalidPolicyError, TreeTooLargeError
+from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.base import Game
 from pokerzoo.public.small_games import public_game_tree
 from pokerzoo.public.solver import PublicSolver, SolverConfig
@@ -195,13 +195,7 @@ class Resolver(Agent):
         block = self.strategy(int(self.small.tree.player[node]), node)
         probs = np.zeros(self.game.num_distinct_actions)
         probs[self.index.actions[node]] = block[:, hand]
-        mask = observation.get("action_mask") if isinstance(observation, Mapping) else None
-        if mask is not None:
-            probs = np.where(np.asarray(mask) > 0, probs, 0.0)
-        if not probs.sum() > 0:
-            raise InvalidPolicyError(f"the resolver gives no probability to a legal action at "
-                                     f"{key!r}")
-        return probs / probs.sum()
+        return legal_distribution(probs, observation, key)
 
     def state_dict(self) -> dict[str, Any]:
         return {

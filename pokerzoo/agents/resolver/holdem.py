@@ -59,7 +59,7 @@ from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.holdem_spot import SpotSolution, combo_indices, solve_spot
 from pokerzoo.public.ranges import COMBO_INDEX
-from pokerzoo.public.tree import DECISION
+from pokerzoo.public.tree import DECISION, PublicTree
 
 _OFF_TREE = "off the tree"
 _NO_RANGE = "a player's range is empty"
@@ -204,19 +204,30 @@ class HoldemResolvingPolicy:
         street = self._solve(steps, rnd, board)
         tree = street.solution.tree
         factors = [np.ones(NUM_COMBOS), np.ones(NUM_COMBOS)]
-        node = 0
+        edges = self._line_edges(tree, steps, rnd)
+        if edges is None:
+            return None
+        for node, child in edges:
+            p = int(tree.player[node])
+            column = street.solution.solver.strategy(node)[child - int(tree.first_child[node])]
+            index = street.hand_index[p]
+            factors[p] *= np.where(index >= 0, column[np.maximum(index, 0)], 0.0)
+        return factors
+
+    def _line_edges(self, tree: PublicTree, steps: list[tuple[State, int]],
+                    rnd: int) -> list[tuple[int, int]] | None:
+        """The spot's (node, child) edges that round ``rnd``'s actions on the line take from
+        the root, matched by chips (``None`` if an action is not on the spot's tree)."""
+        edges, node = [], 0
         for before, action in self._street_steps(steps, rnd):
             found = spot_child(tree, node, before, action)
             if found is None:
                 return None
             child, gap = found
             self.stats.max_chip_gap = max(self.stats.max_chip_gap, gap)
-            p = int(tree.player[node])
-            column = street.solution.solver.strategy(node)[child - int(tree.first_child[node])]
-            index = street.hand_index[p]
-            factors[p] *= np.where(index >= 0, column[np.maximum(index, 0)], 0.0)
+            edges.append((node, child))
             node = child
-        return factors
+        return edges
 
     # Solving --------------------------------------------------------------------------------
 
@@ -307,13 +318,10 @@ class HoldemResolvingPolicy:
         except EmptyRangeError:
             return _NO_RANGE
         tree = street.solution.tree
-        node = 0
-        for before, action in self._street_steps(steps, rnd):
-            found = spot_child(tree, node, before, action)
-            if found is None:
-                return _OFF_TREE
-            node, gap = found
-            self.stats.max_chip_gap = max(self.stats.max_chip_gap, gap)
+        edges = self._line_edges(tree, steps, rnd)
+        if edges is None:
+            return _OFF_TREE
+        node = edges[-1][1] if edges else 0
         seat = state.current_player()
         role = self.roles.index(seat)
         if tree.kind[node] != DECISION or int(tree.player[node]) != role:

@@ -104,6 +104,18 @@ def state_from_key(game: Game, key: Hashable) -> State:
     return state
 
 
+
+def legal_distribution(probs: np.ndarray, observation: object, where: object) -> np.ndarray:
+    """``probs`` over the game's actions kept on the observation's ``action_mask`` (where it
+    has one) and renormalised; InvalidPolicyError naming ``where`` if nothing legal is left."""
+    mask = observation.get("action_mask") if isinstance(observation, Mapping) else None
+    if mask is not None:
+        probs = np.where(np.asarray(mask) > 0, probs, 0.0)
+    if not probs.sum() > 0:
+        raise InvalidPolicyError(f"the resolver gives no probability to a legal action at "
+                                 f"{where!r}")
+    return probs / probs.sum()
+
 class HoldemResolver(Agent):
     """The re-solving agent on heads-up no-limit hold'em (see the module docstring)."""
 
@@ -149,13 +161,7 @@ class HoldemResolver(Agent):
         probs = np.zeros(self.game.num_distinct_actions)
         for a, p in self._policy.action_probabilities(state).items():
             probs[a] = p
-        mask = observation.get("action_mask") if isinstance(observation, Mapping) else None
-        if mask is not None:
-            probs = np.where(np.asarray(mask) > 0, probs, 0.0)
-        if not probs.sum() > 0:
-            raise InvalidPolicyError(f"the resolver gives no probability to a legal action at "
-                                     f"{info['info_state']!r}")
-        return probs / probs.sum()
+        return legal_distribution(probs, observation, info["info_state"])
 
     def state_dict(self) -> dict[str, Any]:
         return {"iteration": self._iteration, "process": None, "trainer": None}
