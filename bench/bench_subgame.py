@@ -181,7 +181,7 @@ def verdict(flop: dict[str, Any]) -> list[str]:
             f"- Speed: {t05:.0f} s to 0.5% on {flop['threads']} thread(s) of "
             f"{os.cpu_count()} cores (wall clock; {flop['reached'][0.5][3]:.0f} cpu s), "
             f"against the target of 60 s on 2 cores ("
-            + ("met" if t05 <= 60 else f"missed, {t05 / 60:.0f}x") + "); postflop-solver's "
+            + ("met" if t05 <= 60 else f"missed, {t05 / 60:.2g}x") + "); postflop-solver's "
             f"20.0 s on 6 threads is 120 thread-seconds, so we are about "
             f"{t05 * flop['threads'] / 120:.1f}x its time per core by the wall clock and "
             f"{flop['reached'][0.5][3] / 120:.1f}x by the cpu seconds (the measure to read on a "
