@@ -137,15 +137,19 @@ class NetworkStatePolicy:
                 p, state.information_state_tensor(p)[None], state.legal_actions_mask()[None]
             )[0]
         # A second hand at this public state: an evaluator is sweeping a range.
-        table = self._range_table(state, p)
+        table = self.range_table(state, p)
         if len(self._ranges) >= MAX_CACHED // 16:
             self._ranges.clear()
         self._ranges[public] = table
         return table[_PAIR_INDEX[hand[0], hand[1]]]
 
-    def _range_table(self, state: State, p: int) -> np.ndarray:
-        """Probabilities ``[1326, num_actions]`` at ``state`` for every hole-card pair of p."""
-        assert self._hole is not None
+    def range_table(self, state: State, p: int) -> np.ndarray:
+        """Probabilities ``[1326, num_actions]`` at ``state`` for every hole-card pair p could
+        hold (pairs in ``pokerzoo.public.ranges.COMBO_CARDS`` order: (low, high) card ids),
+        in one network call; ConfigError for a game without a hole-card field."""
+        if self._hole is None:
+            raise ConfigError(f"{self.game.name}'s information states have no hole-card field "
+                              "to vary: no range table")
         base = state.information_state_tensor(p)
         x = np.repeat(base[None], len(_PAIRS), axis=0)
         x[:, self._hole] = 0.0

@@ -43,11 +43,8 @@ def _network(policy: object) -> Any:
     return policy if cls is not None and isinstance(policy, cls) else None
 
 
-def _hole_slice(game: Game) -> slice | None:
-    layout = game.information_state_layout
-    if not any(f.name == "hole_cards" for f in layout.fields):
-        return None
-    return layout.slice("hole_cards")
+def _has_hole_field(game: Game) -> bool:
+    return any(f.name == "hole_cards" for f in game.information_state_layout.fields)
 
 
 def pair_probabilities(game: Game, policy: Any, state: State) -> np.ndarray:
@@ -57,16 +54,8 @@ def pair_probabilities(game: Game, policy: Any, state: State) -> np.ndarray:
     legal = state.legal_actions()
     blocked = board_blocked(state.public_state()["public_cards"])
     net = _network(policy)
-    hole = _hole_slice(game)
-    if net is not None and hole is not None:
-        base = np.asarray(state.information_state_tensor(seat), dtype=np.float32)
-        x = np.repeat(base[None], NUM_COMBOS, axis=0)
-        x[:, hole] = 0.0
-        rows = np.arange(NUM_COMBOS)
-        x[rows, hole.start + COMBO_CARDS[:, 0]] = 1.0
-        x[rows, hole.start + COMBO_CARDS[:, 1]] = 1.0
-        mask = np.repeat(np.asarray(state.legal_actions_mask())[None], NUM_COMBOS, axis=0)
-        out = np.asarray(net.probabilities(seat, x, mask), dtype=np.float64)
+    if net is not None and _has_hole_field(game):
+        out = np.array(net.range_table(state, seat), dtype=np.float64)  # one batch, same order
     else:
         # Any state policy: one question per pair on a scratch copy (never played on).
         out = np.zeros((NUM_COMBOS, game.num_distinct_actions))
