@@ -15,6 +15,7 @@ from pokerzoo.agents.resolver.tabular import tabular_policy
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import nash_conv
 from pokerzoo.public.solver import PublicSolver
+from tests.agents.resolver.env_play import play_seat_through_env
 
 ITERATIONS = 200
 """Iterations of every re-solve in the Leduc equality test (and of the full solve it is
@@ -76,20 +77,8 @@ def test_random_iteration_play_is_what_the_table_holds() -> None:
 def test_plays_valid_actions_through_the_aec_env(leduc) -> None:
     agent = Resolver(leduc, iterations=30, seed=1)
     env = pokerzoo.make("leduc_holdem_v0")
-    rng = np.random.default_rng(0)
-    for hand in range(40):
-        env.reset(seed=hand)
-        me = f"player_{hand % 2}"
-        for name in env.agent_iter():
-            obs, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                action = None
-            elif name == me:
-                action = agent.act(obs, info, rng)
-                assert obs["action_mask"][action] == 1
-            else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            env.step(action)
+    play_seat_through_env(env, agent, 40, np.random.default_rng(0),
+                          lambda mask, rng: int(rng.choice(mask)))
     assert agent.resolves > 0
 
 

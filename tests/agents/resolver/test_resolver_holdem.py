@@ -21,6 +21,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
 from pokerzoo.public.holdem_spot import combo_indices, solve_spot
 from pokerzoo.public.ranges import COMBO_CARDS, COMBO_INDEX
+from tests.agents.resolver.env_play import play_seat_through_env
 
 PARAMS = {"small_blind": 1, "big_blind": 2, "stacks": 40, "bet_fractions": (0.5, 1.0)}
 """A shallow game: its turn and river spots solve in a fraction of a second."""
@@ -160,21 +161,11 @@ def test_plays_legal_actions_through_the_aec_env(game, tmp_path: Path) -> None:
     agent = make_agent("resolver", game, blueprint=str(_blueprint_file(game, tmp_path)),
                        iterations=20, exploitability_pct=3.0)
     env = pokerzoo.make("no_limit_holdem_v0", **PARAMS)
-    rng = np.random.default_rng(0)
-    for hand in range(8):
-        env.reset(seed=hand)
-        me = f"player_{hand % 2}"
-        for name in env.agent_iter():
-            obs, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                action = None
-            elif name == me:
-                action = agent.act(obs, info, rng)
-                assert obs["action_mask"][action] == 1
-            else:
-                mask = np.flatnonzero(obs["action_mask"])
-                action = 1 if 1 in mask and rng.random() < 0.8 else int(rng.choice(mask))
-            env.step(action)
+
+    def mostly_calls(mask: np.ndarray, rng: np.random.Generator) -> int:
+        return 1 if 1 in mask and rng.random() < 0.8 else int(rng.choice(mask))
+
+    play_seat_through_env(env, agent, 8, np.random.default_rng(0), mostly_calls)
     assert agent.resolves > 0
 
 
