@@ -333,6 +333,15 @@ class _Walk:
                 self.street(node, card_to_string(c), c, w, nxt, nb, iso)
 
 
+def spot_seats(game: Any) -> tuple[int, int]:
+    """The seats of a heads-up no-limit hold'em game that play a spot's player 0 (out of
+    position: first to act after the flop) and player 1; ConfigError for any other game."""
+    first = int(getattr(game, "postflop_first", -1))
+    if game.num_players != 2 or first not in (0, 1) or not hasattr(game, "bet_fractions"):
+        raise ConfigError(f"a hold'em spot needs heads-up no-limit hold'em; {game.name} is not")
+    return first, 1 - first
+
+
 def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> PublicTree:
     """The public tree of a spot, with :class:`HoldemTerminals` attached (refused with
     :class:`TreeTooLargeError` past ``max_nodes``)."""
@@ -623,6 +632,7 @@ def solve_spot(
 
 
 __all__ = [
+    "spot_seats",
     "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
     "combo_indices", "solve_spot", "spot_equity",
 ]  # fmt: skip

@@ -32,7 +32,7 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
 from pokerzoo.public.ranges import COMBO_CARDS, combo_name
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
@@ -41,15 +41,6 @@ MAX_LINE_STATES = 20_000
 """Most betting states :func:`find_line` expands before giving up."""
 DEFAULT_MAX_QUERIES = 2_000_000
 """Most policy queries (agent nodes x hands) a spot evaluation makes before refusing."""
-
-
-def spot_seats(game: Game) -> tuple[int, int]:
-    """The game seats of the spot's player 0 (out of position, first to act after the flop)
-    and player 1."""
-    first = int(getattr(game, "postflop_first", -1))
-    if game.num_players != 2 or first not in (0, 1) or not hasattr(game, "bet_fractions"):
-        raise ConfigError(f"a spot is scored on heads-up hold'em only; {game!r} is not")
-    return first, 1 - first
 
 
 def _contributions(state: State) -> list[int]:

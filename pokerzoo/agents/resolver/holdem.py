@@ -52,12 +52,11 @@ from pokerzoo.agents.resolver.holdem_tree import (
     SpotSettings,
     game_actions,
     spot_child,
-    spot_roles,
     street_spot,
 )
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import SpotSolution, combo_indices, solve_spot
+from pokerzoo.public.holdem_spot import SpotSolution, combo_indices, solve_spot, spot_seats
 from pokerzoo.public.ranges import COMBO_INDEX
 from pokerzoo.public.tree import DECISION, PublicTree
 
@@ -123,7 +122,7 @@ class HoldemResolvingPolicy:
                  exploitability_pct: float = 1.0, max_iterations: int = 300,
                  max_seconds: float | None = None, settings: SpotSettings | None = None,
                  keep: int = 4) -> None:
-        self.roles = spot_roles(game)
+        self.roles = spot_seats(game)
         if not hasattr(blueprint, "action_probabilities"):
             raise ConfigError(f"the blueprint must be a state policy (action_probabilities), "
                               f"got {type(blueprint).__name__}")

@@ -37,16 +37,6 @@ a re-solved street whose strategy never played the line with it, still gets a st
 the re-solve (its best play against the ranges, nearly) rather than none."""
 
 
-def spot_roles(game: Game) -> tuple[int, int]:
-    """The game seats of the spot's player 0 (out of position: first to act after the flop)
-    and player 1."""
-    first = int(getattr(game, "postflop_first", -1))
-    if game.num_players != 2 or first not in (0, 1):
-        raise ConfigError(f"hold'em re-solving is heads-up; {game.name} has "
-                          f"{game.num_players} players")
-    return first, 1 - first
-
-
 def menu(game: Game) -> str:
     """The game's bet and raise sizes as a spot size string (``"50%, 75%, 100%, a"``)."""
     fractions = getattr(game, "bet_fractions", None)
@@ -161,4 +151,4 @@ def game_actions(tree: PublicTree, node: int, state: State) -> tuple[list[int], 
 
 
 __all__ = ["RANGE_FLOOR", "SpotSettings", "game_actions", "menu", "range_text", "spot_child",
-           "street_spot", "spot_roles"]
+           "street_spot"]
