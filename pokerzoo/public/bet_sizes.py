@@ -235,6 +235,46 @@ class Betting:
         """A street's first decision (player 0 to act)."""
         return cls(pot, stack, street, sizes, donk, 0, contrib, (0, 0), 0, False, oop_called)
 
+    @classmethod
+    def resume(
+        cls,
+        pot: int,
+        stack: int,
+        street: int,
+        sizes: StreetSizes | tuple[StreetSizes, StreetSizes],
+        donk: tuple[BetSize, ...] | None = None,
+        chips: tuple[int, int] = (0, 0),
+        bets: int = 0,
+        actor: int = 0,
+    ) -> Betting:
+        """A decision inside a street: each player has put in ``chips`` on it (beyond
+        ``pot``), ``bets`` bets and raises were made (raise caps count them), ``actor`` acts
+        next. ``(0, 0), 0, 0`` is the street's start (:meth:`start`); ConfigError for a state
+        no betting reaches."""
+        for name, v in (("street chips", chips[0]), ("street chips", chips[1]),
+                        ("street bets", bets)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ConfigError(f"{name} must be integers >= 0, got {v!r}")
+        if actor not in (0, 1) or isinstance(actor, bool):
+            raise ConfigError(f"the player to act must be 0 (out of position) or 1, got {actor!r}")
+        low, high = sorted(chips)
+        if high > stack:
+            raise ConfigError(f"street chips {tuple(chips)} exceed the effective stack {stack}")
+        if low == high:
+            if high > 0 or bets > 0:
+                raise ConfigError(f"street chips {tuple(chips)} with {bets} bets: a street with "
+                                  "equal chips in and a bet made is over (a call closes it)")
+        elif chips[actor] != low:
+            raise ConfigError(f"player {actor} cannot act with street chips {tuple(chips)}: "
+                              "the player facing the bet (fewer chips in) acts")
+        elif bets < (2 if low > 0 else 1):
+            raise ConfigError(f"street chips {tuple(chips)} need at least "
+                              f"{2 if low > 0 else 1} bets and raises, got {bets}")
+        if actor == 0 and high == 0:
+            return cls.start(pot, stack, street, sizes, donk)
+        return cls(pot, stack, street, sizes, donk, actor, (chips[0], chips[1]),
+                   (chips[0], chips[1]), bets, high >= stack, False, False)
+
     def _sizes(self, p: int) -> StreetSizes:
         return self.sizes[p] if isinstance(self.sizes, tuple) else self.sizes
 

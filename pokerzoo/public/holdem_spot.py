@@ -19,7 +19,10 @@ from a symmetric start because every update is symmetric too).
 
 Chips at the root: each player has put in half the starting pot (``contrib[0] = pot / 2``), so
 a value in the tree's convention plus ``pot / 2`` is the share of the pot a player ends with,
-the "EV" solvers report.
+the "EV" solvers report. A spot may start at a decision inside its first street
+(``street_chips``, ``street_bets``, ``to_act``: facing a bet or raise, or after a check), what
+re-solving from the current decision needs; the root's chips are then ``pot / 2`` plus each
+player's street chips, and exploitability stays in % of ``starting_pot``.
 """
 
 from __future__ import annotations
@@ -104,6 +107,15 @@ class HoldemSpot:
     suit_isomorphism: bool = True
     """Deal only one card of each set of cards that a suit swap fixing the board and both
     ranges maps onto each other; the others reuse its subtree with the hands permuted."""
+    street_chips: tuple[int, int] = (0, 0)
+    """Chips each player (out of position first) has put in on the spot's first street
+    before the root, beyond ``starting_pot``: a spot starting at a decision inside a street
+    (facing a bet or raise). The root's pot is ``starting_pot`` plus both."""
+    street_bets: int = 0
+    """Bets and raises made on the spot's first street before the root (``raise_cap`` counts
+    them)."""
+    to_act: int = 0
+    """The player acting at the root (1 with no chips in: out of position checked)."""
     _parsed: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -142,8 +154,17 @@ class HoldemSpot:
                               f"{self.suit_isomorphism!r}")
         options = TreeOptions(self.add_allin_threshold, self.force_allin_threshold,
                               self.merging_threshold, self.raise_cap)
+        chips = self.street_chips
+        if not isinstance(chips, Sequence) or isinstance(chips, str) or len(chips) != 2:
+            raise ConfigError(f"street_chips must be two chip counts (out of position, in "
+                              f"position), got {chips!r}")
+        object.__setattr__(self, "street_chips", tuple(chips))  # a TOML / JSON list
+        donk = (None, donks[0], donks[1])
+        street = len(board) - 3
+        root = Betting.resume(self.starting_pot, self.effective_stack, street, sizes[street],
+                              donk[street], self.street_chips, self.street_bets, self.to_act)
         self._parsed.update(board=tuple(board), weights=tuple(weights), sizes=tuple(sizes),
-                            donk=(None, donks[0], donks[1]), options=options)
+                            donk=donk, options=options, root=root)
 
     @property
     def board_cards(self) -> tuple[int, ...]:
@@ -359,11 +380,7 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     terminals = HoldemTerminals((hands[0], hands[1]))
     walk = _Walk(spot, builder, terminals, max_nodes)
     walk.builder_hands = (hands[0], hands[1])
-    parsed = spot._parsed
-    street = spot.street
-    start = Betting.start(spot.starting_pot, spot.effective_stack, street,
-                          parsed["sizes"][street], parsed["donk"][street])
-    walk.street(-1, "", -1, 1.0, start, spot.board_cards)
+    walk.street(-1, "", -1, 1.0, spot._parsed["root"], spot.board_cards)
     tree, _ = builder.build(terminals)
     terminals.attach(tree)
     terminals.spot = spot.to_dict()
@@ -503,10 +520,11 @@ class SpotSolution:
 
     def root_ev(self) -> tuple[float, float]:
         """Each player's expected share of the pot at the root (chips), both playing the
-        average strategies: the tree's net value plus half the starting pot."""
+        average strategies: the tree's net value plus the player's chips in at the root (half
+        the starting pot and its street chips)."""
         v0, v1 = self.solver.game_value()
-        half = self.spot.starting_pot / 2.0
-        return v0 + half, v1 + half
+        contrib = self.tree.contrib[0]  # half the starting pot, plus any street chips
+        return v0 + float(contrib[0]), v1 + float(contrib[1])
 
     def root_equity(self) -> tuple[float, float]:
         """Each player's showdown equity at the root (see :func:`spot_equity`)."""
