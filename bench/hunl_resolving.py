@@ -54,6 +54,13 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--max-seconds", type=float, default=20.0,
                     help="a re-solve's time limit (0: none, deterministic)")
     ap.add_argument("--turn-raise-cap", type=int, default=2)
+    ap.add_argument("--off-tree", default="resolve", choices=("resolve", "blueprint"),
+                    help="where the line leaves a re-solve's tree: re-solve from the next "
+                         "decision, or the blueprint plays the street (the earlier runs)")
+    ap.add_argument("--continual", action="store_true",
+                    help="also re-solve at every decision of the player asked")
+    ap.add_argument("--gadget", default="unsafe", choices=("unsafe", "cfr-d"),
+                    help="re-solves inside a street: unsafe or behind the CFR-D gadget")
     ap.add_argument("--board", default="Ks7d2c9h4s", help="the river spot's board")
     ap.add_argument("--pot", type=int, default=12, help="the river spot's pot")
     ap.add_argument("--lbr-wp-samples", type=int, default=24)
@@ -67,18 +74,26 @@ def parse() -> argparse.Namespace:
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
-    """What the saved deals depend on (a resume must match it)."""
-    return {k: getattr(args, k) for k in ("run", "streets", "iterations", "exploitability_pct",
-                                          "turn_raise_cap", "seed", "lbr_wp_samples",
-                                          "max_seconds")}
+    """What the saved deals depend on (a resume must match it); the in-street options only
+    where they differ from the earlier runs' behaviour, so those state files still match."""
+    out = {k: getattr(args, k) for k in ("run", "streets", "iterations", "exploitability_pct",
+                                         "turn_raise_cap", "seed", "lbr_wp_samples",
+                                         "max_seconds")}
+    if args.off_tree != "blueprint":
+        out["off_tree"] = args.off_tree
+    if args.continual:
+        out["continual"] = True
+    if args.gadget != "unsafe":
+        out["gadget"] = args.gadget
+    return out
 
 
 def load_state(path: Path, args: argparse.Namespace) -> dict[str, Any]:
     fresh = {"settings": settings(args), "match": [], "baseline": [], "lbr_blueprint": [],
              "lbr_resolver": [], "resolve_seconds": [], "resolve_iterations": [],
-             "resolve_rounds": [],
+             "resolve_rounds": [], "resolve_origins": [],
              "resolve_pct": [], "spot": None, "max_chip_gap": 0, "wall_seconds": 0.0,
-             "fallbacks": {"off_tree": 0, "dropped": 0, "empty": 0}}
+             "fallbacks": {"off_tree": 0, "dropped": 0, "empty": 0, "range": 0}}
     if not path.is_file():
         return fresh
     state = json.loads(path.read_text())
@@ -150,7 +165,8 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         f"ranges), stopped at {s['exploitability_pct']}% of the pot or {s['iterations']} "
         f"iterations; turn trees capped at {s['turn_raise_cap']} bets+raises per street, "
         "river inside a turn tree 3/4-pot bets only, no raises (re-solved at its start "
-        f"with the full menu); each re-solve also stops at {s['max_seconds']} s.",
+        f"with the full menu); each re-solve also stops at {s['max_seconds']} s. "
+        + in_street(s),
         "",
         "## Head to head (duplicate deals, 2 hands each)",
         "",
@@ -171,24 +187,30 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
     sec = np.asarray(state["resolve_seconds"], dtype=float)
     if len(sec):
         rounds = np.asarray(state["resolve_rounds"])
+        origins = list(state.get("resolve_origins") or ["street"] * len(sec))
         its = np.asarray(state["resolve_iterations"], dtype=float)
         pct = np.asarray(state["resolve_pct"], dtype=float)
         rows = []
         for rnd, name in ((2, "turn"), (3, "river")):
             k = rounds == rnd
             if k.any():
-                rows.append([name, int(k.sum()), f"{sec[k].mean():.2f}",
+                inner = sum(o != "street" for o, r in zip(origins, rounds, strict=True)
+                            if r == rnd)
+                rows.append([name, int(k.sum()), inner, f"{sec[k].mean():.2f}",
                              f"{np.median(sec[k]):.2f}", f"{sec[k].max():.1f}",
                              f"{its[k].mean():.0f}", f"{np.median(pct[k]):.2f}"])
         lines += ["Re-solves (spot, match and LBR; seconds include building the tree):", "",
-                  table(["street", "re-solves", "s mean", "s median", "s max",
+                  table(["street", "re-solves", "of them inside the street", "s mean",
+                         "s median", "s max",
                          "iterations mean", "expl. % pot median"], rows), "",
                   f"Decisions left to the blueprint: {state['fallbacks']['off_tree']} off the "
                   f"re-solve's tree, {state['fallbacks']['dropped']} with a hand outside its "
                   f"range, {state['fallbacks']['empty']} where the blueprint never reaches the "
                   "street with any hand of a player (counted per policy query; LBR asks up to "
                   "1,326 per public state); largest chip gap between a game and a spot size: "
-                  f"{state['max_chip_gap']}.", ""]
+                  f"{state['max_chip_gap']}. Actions whose solved strategy gave no hand of "
+                  "the player the action (range weighted by the blueprint there): "
+                  f"{state['fallbacks'].get('range', 0)}.", ""]
     lines += ["## LBR (lower bound on exploitability; mbb/g, 95% CI; same deals for both)", ""]
     rows = []
     for name in ("blueprint", "resolver"):
@@ -233,6 +255,20 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
     return "\n".join(lines)
 
 
+def in_street(s: dict[str, Any]) -> str:
+    """How the run's re-solves treat a line inside a street."""
+    if s.get("off_tree", "blueprint") == "blueprint":
+        return ("Where the line left a re-solve's tree (a raise past the cap), the blueprint "
+                "played the rest of the street.")
+    text = ("Where the line leaves a re-solve's tree (a raise past the cap), the street is "
+            "re-solved from the next decision (ranges: the street-start ranges times the "
+            "solved strategies along the line, the off-tree raise counted as a call)")
+    if s.get("continual"):
+        text += ", and at every decision of the player asked (continual re-solving)"
+    gadget = s.get("gadget", "unsafe")
+    return text + (", behind the CFR-D gadget." if gadget == "cfr-d" else ", unsafe.")
+
+
 def main() -> None:
     args = parse()
     from pokerzoo.agents.registry import make_agent
@@ -249,7 +285,8 @@ def main() -> None:
     agent = make_agent("resolver", game, blueprint=args.run, streets=args.streets,
                        iterations=args.iterations, exploitability_pct=args.exploitability_pct,
                        turn_raise_cap=args.turn_raise_cap,
-                       max_seconds=args.max_seconds or None)
+                       max_seconds=args.max_seconds or None, off_tree=args.off_tree,
+                       holdem_continual=args.continual, holdem_gadget=args.gadget)
     resolver = agent.policy()
     blueprint = resolver.blueprint
     entropy = match_entropy(args.seed, None)
@@ -262,9 +299,11 @@ def main() -> None:
         state["resolve_iterations"] += st.iterations[seen:]
         state["resolve_pct"] += st.exploitability_pct[seen:]
         state["resolve_rounds"] += st.rounds[seen:]
+        state.setdefault("resolve_origins", [])
+        state["resolve_origins"] += st.origins[seen:]
         seen = len(st.seconds)
         counts = {"off_tree": st.off_tree, "dropped": st.dropped_hands,
-                  "empty": st.empty_ranges}
+                  "empty": st.empty_ranges, "range": st.range_fallbacks}
         state["fallbacks"] = {k: base_fallbacks.get(k, 0) + v for k, v in counts.items()}
         state["max_chip_gap"] = max(state["max_chip_gap"], st.max_chip_gap)
         state["wall_seconds"] = base_wall + time.perf_counter() - start

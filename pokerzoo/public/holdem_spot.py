@@ -160,9 +160,10 @@ class HoldemSpot:
                               f"position), got {chips!r}")
         object.__setattr__(self, "street_chips", tuple(chips))  # a TOML / JSON list
         donk = (None, donks[0], donks[1])
-        street = len(board) - 3
-        root = Betting.resume(self.starting_pot, self.effective_stack, street, sizes[street],
-                              donk[street], self.street_chips, self.street_bets, self.to_act)
+        first = len(board) - 3  # the street the spot starts on
+        oop, ip = sizes[first]
+        root = Betting.resume(self.starting_pot, self.effective_stack, first, (oop, ip),
+                              donk[first], self.street_chips, self.street_bets, self.to_act)
         self._parsed.update(board=tuple(board), weights=tuple(weights), sizes=tuple(sizes),
                             donk=donk, options=options, root=root)
 

@@ -86,12 +86,20 @@ class ResolverConfig:
     """Hold'em: a re-solve's time limit (``None``: none, and play is deterministic)."""
     turn_raise_cap: int | None = 2
     """Hold'em: bets plus raises per street in a turn re-solve's tree (deeper game raises
-    are off the tree: the blueprint plays the rest of that street)."""
+    are off the tree: see ``off_tree``)."""
     river_raise_cap: int | None = None
     """Hold'em: the same for river re-solves (``None``: no cap, river trees are small)."""
     turn_river_sizes: str = "75%"
     """Hold'em: the river's bet sizes inside a turn re-solve's tree (the river is re-solved at
     its own start with the game's full menu)."""
+    off_tree: str = "resolve"
+    """Hold'em: where the line leaves a re-solve's tree, ``"resolve"`` (re-solve from the next
+    decision) or ``"blueprint"`` (the blueprint plays the rest of the street); checked by
+    ``holdem.HoldemResolvingPolicy``."""
+    holdem_continual: bool = False
+    """Hold'em: also re-solve at each of the agent's own decisions (DeepStack's loop)."""
+    holdem_gadget: str = "unsafe"
+    """Hold'em: re-solves inside a street ``"unsafe"`` or behind the ``"cfr-d"`` gadget."""
 
     def __post_init__(self) -> None:
         choices = (("gadget", GADGETS), ("depth", DEPTHS), ("leaves", LEAVES),

@@ -4,8 +4,11 @@
 builds a :class:`HoldemResolver`: the blueprint (a run folder or checkpoint of an agent on the
 same game, rebuilt from the checkpoint's build record; loading runs no code) plays the
 preflop and the flop, and the streets named by ``streets`` are re-solved at their start
-(``holdem.HoldemResolvingPolicy``: unsafe re-solving from the blueprint's ranges). There is
-nothing to learn: a unit of ``iterate`` only counts, so a run folder holds the settings.
+(``holdem.HoldemResolvingPolicy``: unsafe re-solving from the blueprint's ranges), again from
+the current decision where the line leaves a re-solve's tree (``off_tree``), and at every own
+decision with ``holdem_continual`` (behind the CFR-D gadget inside a street with
+``holdem_gadget="cfr-d"``). There is nothing to learn: a unit of ``iterate`` only counts, so
+a run folder holds the settings.
 """
 
 from __future__ import annotations
@@ -141,7 +144,8 @@ class HoldemResolver(Agent):
             game, load_blueprint(config.blueprint, game), streets,
             exploitability_pct=float(config.exploitability_pct),
             max_iterations=config.iterations, max_seconds=config.max_seconds,
-            settings=settings)
+            settings=settings, off_tree=config.off_tree, continual=config.holdem_continual,
+            gadget=config.holdem_gadget)
         self._iteration = 0
 
     def iterate(self, n: int = 1) -> None:

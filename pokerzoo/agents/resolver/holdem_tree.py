@@ -1,9 +1,10 @@
 """A street of heads-up no-limit hold'em as a range-solver spot, and its actions matched to
 the game's by chips (issue 30's hold'em re-solving).
 
-The spot starts where the street starts: the board dealt so far, the pot (both players'
-chips in, equal at a street's start), the smaller stack behind, and the game's own action
-menu as sizes: each pot fraction of ``bet_fractions`` and all-in, for bets and raises of both
+The spot starts at a decision of the street (its first, or one inside it facing a bet or
+raise: ``HoldemSpot``'s ``street_chips``, ``street_bets``, ``to_act``): the board dealt so
+far, the pot at the street's start, the smaller stack there, and the game's own action menu
+as sizes: each pot fraction of ``bet_fractions`` and all-in, for bets and raises of both
 players on every street, so every game action has a spot child putting in (nearly) the same
 chips. The two menus round differently (the game floors a pot fraction, the spot rounds it
 half up), so a size may differ by a chip; game and spot actions are matched to the nearest
@@ -26,7 +27,7 @@ import numpy as np
 from pokerzoo.agents.resolver.holdem_ranges import board_blocked
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot
+from pokerzoo.public.holdem_spot import HoldemSpot, spot_seats
 from pokerzoo.public.ranges import combo_name
 from pokerzoo.public.tree import DECISION, PublicTree
 
@@ -66,15 +67,29 @@ class SpotSettings:
     turn_river_sizes: str = "75%"
 
 
+def street_bets(state: State) -> int:
+    """Bets and raises made so far on ``state``'s street (game actions 2 and up)."""
+    rnd = int(state.public_state()["round"])
+    replay = state.game.new_initial_state()
+    count = 0
+    for action in state.history():
+        if not replay.is_chance_node() and int(replay.public_state()["round"]) == rnd:
+            count += int(action) >= 2
+        replay.apply_action(int(action))
+    return count
+
+
 def street_spot(game: Game, state: State, ranges: tuple[np.ndarray, np.ndarray],
                 settings: SpotSettings) -> HoldemSpot:
-    """The spot of the street starting at ``state`` (a street's first decision), with the
-    spot players' ranges ``ranges`` (out of position first) as ``[1326]`` weights."""
+    """The spot of ``state``'s street from ``state`` on (its first decision, or any decision
+    inside it: the chips each player put in on the street, its bets and raises and who acts
+    are the spot's ``street_chips``, ``street_bets``, ``to_act``), with the spot players'
+    ranges ``ranges`` (out of position first) as ``[1326]`` weights."""
     public = state.public_state()
     board = "".join(public["public_card_strings"])
-    contrib = [int(c) for c in public["contributions"]]
-    if contrib[0] != contrib[1]:
-        raise ConfigError(f"a street starts with equal chips in, got {contrib}")
+    seats = spot_seats(game)
+    street_chips = [int(public["round_bets"][s]) for s in seats]
+    behind = [int(public["stacks"][s]) for s in seats]
     sizes = menu(game)
     blocked = board_blocked(public["public_cards"])
     street = len(public["public_cards"]) - 3
@@ -82,11 +97,15 @@ def street_spot(game: Game, state: State, ranges: tuple[np.ndarray, np.ndarray],
         raise ConfigError(f"hold'em re-solving starts on the turn or river, not with board "
                           f"{board!r}")
     full = ((sizes, sizes), (sizes, sizes))
-    fields: dict = {"board": board, "starting_pot": sum(contrib),
-                    "effective_stack": min(int(s) for s in public["stacks"]),
+    pot = int(public["pot"]) - sum(int(b) for b in public["round_bets"])  # at street start
+    stack = min(b + c for b, c in zip(behind, street_chips, strict=True))
+    fields: dict = {"board": board, "starting_pot": pot, "effective_stack": stack,
                     "oop_range": range_text(ranges[0], blocked),
                     "ip_range": range_text(ranges[1], blocked),
-                    "suit_isomorphism": False}
+                    "suit_isomorphism": False,
+                    "street_chips": (street_chips[0], street_chips[1]),
+                    "street_bets": street_bets(state),
+                    "to_act": seats.index(state.current_player())}
     if street == 1:
         inner = (settings.turn_river_sizes, "")  # bets only: a value estimate of the river
         fields.update(turn_sizes=full, river_sizes=(inner, inner),
@@ -132,6 +151,23 @@ def spot_child(tree: PublicTree, node: int, state: State, action: int) -> tuple[
     return child, gap
 
 
+def nearest_child(tree: PublicTree, node: int, state: State, action: int) -> int:
+    """The child of decision ``node`` standing for game ``action`` at ``state`` in a range
+    update: the same kind of action putting in the nearest chips, else (a raise the tree caps)
+    the nearest chips among the other actions but fold, so a raise past the cap counts as a
+    call (the usual action translation)."""
+    found = spot_child(tree, node, state, action)
+    if found is not None:
+        return found[0]
+    _, put = _game_moves(state)[action]
+    options = [(abs(chips - put), child) for child, k, chips in _spot_moves(tree, node)
+               if k != "fold"]
+    if not options:
+        raise ConfigError(f"spot node {node} has no action but fold to stand for game action "
+                          f"{action}")
+    return min(options)[1]
+
+
 def game_actions(tree: PublicTree, node: int, state: State) -> tuple[list[int], int]:
     """The game action of each child of decision ``node`` at ``state`` (nearest chips of the
     same kind) and the largest chip difference."""
@@ -150,5 +186,6 @@ def game_actions(tree: PublicTree, node: int, state: State) -> tuple[list[int], 
     return out, worst
 
 
-__all__ = ["RANGE_FLOOR", "SpotSettings", "game_actions", "menu", "range_text", "spot_child",
+__all__ = ["RANGE_FLOOR", "SpotSettings", "game_actions", "menu", "nearest_child", "range_text",
+           "spot_child", "street_bets",
            "street_spot"]
