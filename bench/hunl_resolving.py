@@ -194,7 +194,7 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         for rnd, name in ((2, "turn"), (3, "river")):
             k = rounds == rnd
             if k.any():
-                inner = sum(o != "street" for o, r in zip(origins, rounds, strict=True)
+                inner = sum(not o.startswith("street") for o, r in zip(origins, rounds, strict=True)
                             if r == rnd)
                 rows.append([name, int(k.sum()), inner, f"{sec[k].mean():.2f}",
                              f"{np.median(sec[k]):.2f}", f"{sec[k].max():.1f}",

@@ -33,7 +33,10 @@ Street-start re-solves are **unsafe**: solved from both ranges alone (Brown and 
 show such re-solving can be exploited where the blueprint was not). Re-solves inside a street
 can use the CFR-D gadget (``gadget="cfr-d"``, ``holdem_gadget``): the opponent may take its
 counterfactual values of the previous solve instead of entering, which bounds what it gains
-there against that solve.
+there against that solve. With continual re-solving the river's start is re-solved behind it
+too, the opponent's values read where the turn solve deals the river card (in that tree's
+smaller river menu); the first re-solved street's start has no previous solve and stays
+unsafe.
 
 Where a re-solve cannot be followed the blueprint plays, counted in ``stats``: a line off the
 tree with ``off_tree="blueprint"``, a hand the solve's range dropped, or a street the
@@ -72,7 +75,7 @@ from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.holdem_spot import SpotSolution, combo_indices, solve_spot, spot_seats
 from pokerzoo.public.ranges import COMBO_INDEX
-from pokerzoo.public.tree import DECISION
+from pokerzoo.public.tree import CHANCE, DECISION
 
 _OFF_TREE = "off the tree"
 _NO_RANGE = "a player's range is empty"
@@ -282,7 +285,9 @@ class HoldemResolvingPolicy:
         if first is None:
             raise ConfigError(f"no decision of the {STREETS[rnd]} on this line to re-solve")
         ranges = list(self._start_ranges(steps, rnd, board, tag))
-        solve = self._solve(self._key(steps, rnd, board, tag), first, ranges, rnd, "street")
+        carry, resolver = self._carried_to_street(steps, rnd, board, tag)
+        solve = self._solve(self._key(steps, rnd, board, tag), first, ranges, rnd, "street",
+                            carry, resolver)
         node, left, anchor = 0, False, -1
         points = [*street, (current, -1)] if current is not None else street
         for i, (before, action) in enumerate(points):
@@ -314,6 +319,26 @@ class HoldemResolvingPolicy:
             ranges[role] = self._weighed(ranges[role], solve, node, child, role, before, action)
             node = child
         return _Position(solve, node, ranges)
+
+    def _carried_to_street(self, steps: list[tuple[State, int]], rnd: int, board: list[int],
+                           tag: int) -> tuple[tuple[_Street, int] | None, int]:
+        """For a gadget re-solve at the start of round ``rnd`` (continual re-solving, the
+        round before re-solved too): the previous round's last solve and its node where this
+        round's card was dealt, whose opponent values the gadget carries, and the spot player
+        of ``tag``; ``(None, 0)`` elsewhere."""
+        if self.gadget != "cfr-d" or tag < 0 or rnd - 1 not in self.streets:
+            return None, 0
+        end = self._follow(steps, rnd - 1, board, tag)
+        if end is None:
+            return None, 0
+        tree = end.street.solution.tree
+        if tree.kind[end.node] != CHANCE:
+            return None, 0
+        card = board[rnd + 1]  # the card this round deals (the board's 4th or 5th)
+        kids = [c for c in tree.children(end.node) if int(tree.chance_card[c]) == card]
+        if not kids or tree.kind[kids[0]] != DECISION:
+            return None, 0
+        return (end.street, kids[0]), self.roles.index(tag)
 
     # Solving --------------------------------------------------------------------------------
 

@@ -18,7 +18,13 @@ from pokerzoo.agents.resolver.holdem_ranges import betting_steps
 from pokerzoo.agents.resolver.holdem_tree import SpotSettings, street_spot
 from pokerzoo.errors import ConfigError
 from pokerzoo.public.holdem_spot import combo_indices, solve_spot
-from tests.agents.resolver.test_resolver_holdem import PARAMS, HandPolicy, _blueprint_file, _state
+from tests.agents.resolver.test_resolver_holdem import (
+    PARAMS,
+    RIVER_LINE,
+    HandPolicy,
+    _blueprint_file,
+    _state,
+)
 
 CAP_ONE = SpotSettings(turn_raise_cap=1)
 """Turn trees with one bet per street: a raise on the turn is off the tree."""
@@ -94,6 +100,17 @@ def test_continual_re_solving_starts_a_solve_at_the_asked_players_decision(game)
     assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1)
     inner = list(every._solved.values())[-1].solution
     assert inner.spot.street_chips == (2, 0) and inner.spot.to_act == 1
+
+
+def test_continual_re_solving_carries_the_turns_values_into_the_river_gadget(game) -> None:
+    state = _state(game, RIVER_LINE)  # checked through the turn: the river's first decision
+    policy = _policy(game, continual=True, gadget="cfr-d")
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1)
+    # The turn (the first re-solved street) starts unsafe; the river behind the gadget, with
+    # the opponent's values where the turn solve deals this river card.
+    assert policy.stats.origins == ["street", "street cfr-d"]
+    assert policy.stats.rounds == [2, 3]
 
 
 def _excess(policy: HoldemResolvingPolicy) -> np.ndarray:
