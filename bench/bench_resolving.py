@@ -6,12 +6,16 @@ would, ``pokerzoo.agents.resolver``) and scores the table with the exact evaluat
 re-solved from the blueprint's round-1 play (unsafe, CFR-D gadget, max-margin gadget);
 continual re-solving from the first action with oracle leaves at the end of round 1 (the rest
 solved jointly with the trunk, and solved anew in every pass), without a depth limit, with
-ReBeL's random-iteration rule; with ``--network`` a value net's leaves. The references of the
-issue are printed beside. Rows are kept in ``--rows`` (JSON, written after each row) and a
+ReBeL's random-iteration rule; with ``--network`` a value net's leaves (and ``--tuned-network``
+a second net's); rows per ``leaf_rule`` (which leaf values per-pass sources give, handed on
+averaged or ReBeL's CFR-AVG) and a diagnostic with exact values handed on. The references of
+the issue are printed beside. Rows are kept in ``--rows`` (JSON, written after each row) and a
 rerun skips the rows already there with the same settings, so an interrupted run resumes.
 
     python bench/bench_resolving.py [--iterations 1000] [--blueprint-iterations 1000]
-        [--per-pass-iterations 300] [--network NET.pzc --network-states N] [--only NAME ...]
+        [--per-pass-iterations 300] [--network NET.pzc --network-states N]
+        [--tuned-network NET2.pzc --tuned-network-states N2 --long-iterations 4000]
+        [--only NAME ...]
         [--out bench/results/resolving.md] [--rows bench/results/resolving_rows.json]
 """
 
@@ -31,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import table  # noqa: E402
 from pokerzoo.agents.resolver.agent import Resolver  # noqa: E402
+from pokerzoo.agents.resolver.leaves import CompiledOracleLeaves, HandOffLeaves  # noqa: E402
 from pokerzoo.agents.resolver.tabular import InfosetIndex, tabular_policy  # noqa: E402
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.evaluation.exact import nash_conv  # noqa: E402
@@ -47,6 +52,8 @@ REFERENCES = [
     ("DeepStack-Leduc tutorial: 1,000 CFR iterations", "1.0"),
 ]
 TARGETS = "oracle leaves <= 1e-3, learned leaves <= 0.02 (NashConv, chips)"
+RULES = [("mean", "values handed on averaged over the iterations (leaf_rule=mean)"),
+         ("cfr-avg", "ReBeL's CFR-AVG (leaf_rule=cfr-avg)")]
 
 
 def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]]]:
@@ -80,7 +87,22 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
         ("random-iteration", f"continual re-solving, oracle leaves, ReBeL's random-iteration "
          f"play (one draw per public state), {n} it.",
          dict(depth="round", leaves="oracle", play="random-iteration", iterations=n)),
+        ("oracle-per-pass-tight", f"oracle leaves solved anew every pass, DCFR "
+         f"{args.tight_leaf_iterations} it. per leaf, {args.per_pass_iterations} it.",
+         dict(depth="round", leaves="oracle", oracle_mode="per-pass",
+              iterations=args.per_pass_iterations, leaf_iterations=args.tight_leaf_iterations)),
     ]
+    for rule, what in RULES:
+        rows.append((f"oracle-per-pass-{rule}", f"oracle leaves solved anew every pass (DCFR "
+                     f"{args.leaf_iterations} it. per leaf), {what}, "
+                     f"{args.per_pass_iterations} it.",
+                     dict(depth="round", leaves="oracle", oracle_mode="per-pass",
+                          iterations=args.per_pass_iterations,
+                          leaf_iterations=args.leaf_iterations, leaf_rule=rule)))
+        rows.append((f"oracle-per-pass-long-{rule}", f"the same, {n} it.",
+                     dict(depth="round", leaves="oracle", oracle_mode="per-pass",
+                          iterations=n, leaf_iterations=args.leaf_iterations,
+                          leaf_rule=rule)))
     if args.network:
         rows.append(("network", f"continual re-solving, learned leaves (value net on "
                      f"{args.network_states} public belief states), {n} it.",
@@ -89,6 +111,39 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
         rows.append(("network-cfr+", f"the same with CFR+ re-solves, {n} it.",
                      dict(depth="round", leaves="network", network=args.network,
                           iterations=n, algorithm="cfr+")))
+        rows.append(("network-exact-handoff", f"diagnostic: learned leaves in the trunk's "
+                     f"passes, the values handed on exact (DCFR {args.tight_leaf_iterations} "
+                     f"it. per leaf), {n} it.",
+                     dict(depth="round", leaves="network", network=args.network,
+                          iterations=n, hand_off_iterations=args.tight_leaf_iterations)))
+        for rule, what in RULES:
+            rows.append((f"network-{rule}", f"learned leaves, {what}, {n} it.",
+                         dict(depth="round", leaves="network", network=args.network,
+                              iterations=n, leaf_rule=rule)))
+        rows.append(("network-mean-once", f"learned leaves, leaf_rule=mean, round one played "
+                     f"from the trunk, round 2 re-solved at its start (continual=False), "
+                     f"{n} it.", dict(depth="round", leaves="network", network=args.network,
+                                      iterations=n, leaf_rule="mean", continual=False)))
+    if args.tuned_network:
+        net, long = args.tuned_network, args.long_iterations
+        what = (f"learned leaves, net fine-tuned on its own agent's leaf queries "
+                f"({args.tuned_network_states} public belief states in all)")
+        tuned = dict(depth="round", leaves="network", network=net)
+        rows += [
+            ("tuned-current", f"{what}, {n} it.", dict(tuned, iterations=n)),
+            ("tuned-mean", f"{what}, leaf_rule=mean, {n} it.",
+             dict(tuned, iterations=n, leaf_rule="mean")),
+            ("tuned-mean-long", f"the same, {long} it.",
+             dict(tuned, iterations=long, leaf_rule="mean")),
+            ("tuned-cfr-avg", f"{what}, leaf_rule=cfr-avg, {n} it.",
+             dict(tuned, iterations=n, leaf_rule="cfr-avg")),
+            ("tuned-cfr-avg-long", f"the same, {long} it.",
+             dict(tuned, iterations=long, leaf_rule="cfr-avg")),
+            ("tuned-mean-once", f"{what}, leaf_rule=mean, continual=False, {n} it.",
+             dict(tuned, iterations=n, leaf_rule="mean", continual=False)),
+            ("tuned-mean-once-long", f"the same, {long} it.",
+             dict(tuned, iterations=long, leaf_rule="mean", continual=False)),
+        ]
     return rows
 
 
@@ -106,7 +161,12 @@ def measure(key: str, params: dict[str, Any], args: argparse.Namespace) -> dict[
                                 lambda seat, node: solver.strategy(node), small)
         resolves = 0
     else:
-        agent = Resolver(game, seed=0, **params)
+        hand_off = params.get("hand_off_iterations")
+        agent = Resolver(game, seed=0, **{k: v for k, v in params.items()
+                                          if k != "hand_off_iterations"})
+        if hand_off is not None:  # the diagnostic: exact values handed on
+            agent.use_leaf_source(lambda source: HandOffLeaves(
+                source, CompiledOracleLeaves(game, hand_off)))
         tree = agent.tree
         policy = agent.policy()
         resolves = agent.resolves
@@ -163,8 +223,24 @@ def report(rows: list[tuple[str, str, dict[str, Any]]], done: dict[str, Any],
         "* *learned leaves*: the value net's values for every pass's reaches, as the per-pass "
         "oracle's (the net stands in for the exact solve), so the same CFR-D rate bounds it "
         "before the net's own error is added.",
+        "* *leaf_rule* (rows that name it; the others are `current`: each pass at the current "
+        "strategies' reaches, the values handed to the next re-solve asked anew at the average "
+        "strategies' reaches): *mean* hands on the opponent's per-pass leaf values averaged "
+        "over the iterations with the strategy sums' weights (counterfactual for the "
+        "resolver's average reach, the range handed on; DeepStack's averaged values); "
+        "*cfr-avg* is ReBeL's CFR-AVG (each pass at the average strategies' belief state, "
+        "differenced so that the weighted mean of the values is the value there).",
+        "* *values handed on exact* (diagnostic): the trunk's passes as in the learned row, "
+        "every value handed on (and every best-response check) from the exact oracle at the "
+        "average strategies' reaches.",
         "",
-    ])
+    ] + notes(args))
+
+
+def notes(args: argparse.Namespace) -> list[str]:
+    """Hand-written notes kept across reruns: ``resolving_notes.md`` beside ``--out``."""
+    path = Path(args.out).with_name("resolving_notes.md")
+    return [path.read_text()] if path.exists() else []
 
 
 def main() -> None:
@@ -173,8 +249,16 @@ def main() -> None:
     p.add_argument("--blueprint-iterations", type=int, default=1000)
     p.add_argument("--per-pass-iterations", type=int, default=300)
     p.add_argument("--leaf-iterations", type=int, default=100)
+    p.add_argument("--tight-leaf-iterations", type=int, default=400,
+                   help="per-leaf DCFR iterations of the tighter per-pass oracle rows")
     p.add_argument("--network", default=None, help="a value net checkpoint (load_value_net)")
     p.add_argument("--network-states", default="?", help="public belief states it trained on")
+    p.add_argument("--tuned-network", default=None,
+                   help="a second value net (e.g. fine-tuned on the agent's leaf queries)")
+    p.add_argument("--tuned-network-states", default="?",
+                   help="public belief states the second net trained on")
+    p.add_argument("--long-iterations", type=int, default=4000,
+                   help="iterations per re-solve of the second net's long rows")
     p.add_argument("--only", nargs="*", default=None, help="row keys to run")
     p.add_argument("--out", default=str(ROOT / "bench/results/resolving.md"))
     p.add_argument("--rows", default=str(ROOT / "bench/results/resolving_rows.json"))

@@ -10,11 +10,19 @@ oracle's at the leaves of Leduc's round one solved depth-limited with oracle lea
 reaches a re-solver meets), in chips.
 
     python bench/value_net_leduc.py --states 60000 --steps 12000 --out bench/results/value_net
+
+With ``--trunk-states N`` it fine-tunes a trained net (``--base-net``) on the public belief
+states a continual re-solving agent with that net actually asks about (ReBeL's data from the
+agent's own play): the agent is tabularised once with a ``leaves.RecordingLeaves`` around the
+net, N (and ``--trunk-validation-states``) of the recorded queries are drawn and solved (chunks
+under ``--data-dir``/trunk, resumable), and training goes on over the random states and these
+together. The data of the base run must be in ``--data-dir`` (same settings).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
@@ -25,6 +33,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 import pokerzoo
+from pokerzoo.agents.resolver.pbs import StateBatch
 from pokerzoo.agents.resolver.value_net import NetworkLeaves, load_value_net
 from pokerzoo.agents.resolver.value_training import ValueNetTrainer
 from pokerzoo.atomic import write_atomically
@@ -54,6 +63,57 @@ def leaf_check(game: pokerzoo.games.base.Game, net_path: Path) -> dict[str, floa
     return {"leaf_value_error_chips": sum(gap) / 2, "leaf_value_max_hand_error_chips": hand}
 
 
+def trunk_states(game: pokerzoo.games.base.Game, args: argparse.Namespace,
+                 folder: Path) -> tuple[StateBatch, StateBatch]:
+    """The solved PBSs the re-solving agent with ``args.base_net`` asks about: training and
+    validation sets, disjoint draws from its recorded leaf queries."""
+    from pokerzoo.agents.resolver.agent import Resolver
+    from pokerzoo.agents.resolver.leaves import RecordingLeaves
+    from pokerzoo.agents.resolver.pbs import LeafStates
+
+    folder.mkdir(parents=True, exist_ok=True)
+    queries = folder / "queries.npz"
+    if not queries.exists():
+        agent = Resolver(game, depth="round", leaves="network", network=args.base_net,
+                         iterations=args.trunk_iterations, leaf_rule="mean")
+        recorders: list[RecordingLeaves] = []
+
+        def record(source: object) -> RecordingLeaves:
+            recorders.append(RecordingLeaves(source, keep=args.trunk_keep, seed=args.seed))
+            return recorders[-1]
+
+        agent.use_leaf_source(record)
+        agent.policy()
+        nodes, reach0, reach1 = recorders[0].queries()
+        buffer = io.BytesIO()
+        np.savez(buffer, nodes=nodes, reach0=reach0, reach1=reach1)
+        write_atomically(queries, buffer.getvalue())
+    with np.load(queries, allow_pickle=False) as data:
+        nodes, reach0, reach1 = (np.array(data[k]) for k in ("nodes", "reach0", "reach1"))
+    want = args.trunk_states + args.trunk_validation_states
+    if nodes.size < want:
+        raise SystemExit(f"only {nodes.size} queries recorded, {want} wanted: raise --trunk-keep")
+    pick = np.random.default_rng(args.seed).permutation(nodes.size)[:want]
+    states = LeafStates(game, "round_end", args.solve_iterations)
+    batches = []
+    chunk = 1000
+    for k in tqdm(range(-(-want // chunk)), desc="solving the agent's leaf queries",
+                  unit="chunk"):
+        path = folder / f"solved_{k:05d}.npz"
+        if not path.exists():
+            rows = pick[k * chunk:(k + 1) * chunk]
+            batch = states.solve_states(nodes[rows], reach0[rows], reach1[rows])
+            buffer = io.BytesIO()
+            np.savez(buffer, **{f: getattr(batch, f) for f in StateBatch.FIELDS})
+            write_atomically(path, buffer.getvalue())
+        with np.load(path, allow_pickle=False) as data:
+            batches.append(StateBatch(*(np.array(data[f]) for f in StateBatch.FIELDS)))
+    solved = StateBatch.concatenate(batches)
+    split = args.trunk_states
+    return (StateBatch(*(getattr(solved, f)[:split] for f in StateBatch.FIELDS)),
+            StateBatch(*(getattr(solved, f)[split:] for f in StateBatch.FIELDS)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--states", type=int, default=60_000)
@@ -73,6 +133,14 @@ def main() -> None:
     parser.add_argument("--out", default="bench/results/value_net")
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: its default)")
     parser.add_argument("--no-leaf-check", action="store_true")
+    parser.add_argument("--trunk-states", type=int, default=0,
+                        help="fine-tune --base-net on this many of the agent's leaf queries")
+    parser.add_argument("--trunk-validation-states", type=int, default=2_000)
+    parser.add_argument("--trunk-iterations", type=int, default=1000,
+                        help="iterations per re-solve of the agent whose queries are recorded")
+    parser.add_argument("--trunk-keep", type=float, default=0.1,
+                        help="share of the agent's leaf queries recorded")
+    parser.add_argument("--base-net", default="bench/results/value_net/net.pzc")
     args = parser.parse_args()
     if args.threads:
         import torch
@@ -93,7 +161,12 @@ def main() -> None:
     checkpoint = out / "trainer.pzc"
     if checkpoint.exists():
         trainer.load(checkpoint)
+    elif args.trunk_states:
+        base = load_value_net(args.base_net, game)
+        trainer.net.load_state_dict(base.state_dict())
     trainer.ensure_data()
+    if args.trunk_states:
+        trainer.add_data(*trunk_states(game, args, Path(data_dir) / "trunk"))
     data_seconds = time.perf_counter() - started
     bar = tqdm(total=args.steps, initial=min(trainer.iteration, args.steps), unit="step",
                desc="training the value net")
@@ -132,7 +205,11 @@ def main() -> None:
         "# Value network on Leduc (issue 30)", "",
         f"Command: `{result['command']}`", "",
         f"- {result['states']:,} training PBSs, {result['validation_states']:,} held out "
-        f"(end of round one; half random recursive ranges, half states of DCFR play), each "
+        f"(end of round one; half random recursive ranges, half states of DCFR play"
+        + (f"; of them {args.trunk_states:,} and {args.trunk_validation_states:,} the leaf "
+           f"queries of the re-solving agent with {args.base_net} (its own play, "
+           f"{args.trunk_iterations} iterations per re-solve), the net fine-tuned from that "
+           "one" if args.trunk_states else "") + "), each "
         f"solved by {args.solve_iterations} DCFR iterations (mean NashConv of the targets "
         f"{result['target_gap_pot_mean']:.2e} x pot)",
         f"- {result['steps']:,} steps of {args.batch_size}, net {args.layers} x {args.width} "

@@ -28,6 +28,29 @@ the next reads the values) and asks a ``LeafValues`` source for the values in be
 Values are chips net of each player's contribution since the start of the game
 (``pokerzoo.public.tree``'s convention); the value of a hand at a leaf is counterfactual
 (weighted by the opponent's reach there), as at any node of the sweep.
+
+Which values a ``LeafValues`` source is asked for (``leaf_rule``, one of ``LEAF_RULES``):
+
+* ``"current"``: every CFR pass at the current strategies' reaches (CFR-D's subgame values,
+  Burch, Johanson & Bowling 2014; DeepStack's value function), and every measuring pass
+  (average, best response) at the average strategies' reaches.
+* ``"mean"``: CFR passes as ``"current"``; measuring passes take each player's leaf values
+  averaged over the iterations with the strategy sums' weights, each recorded in the other
+  player's CFR pass (whose reach at the leaves is the one its strategy sum takes in), so they
+  are counterfactual for the other's *average* reach: the values the trunk's regrets were
+  taken against, which the subgames below can keep (the mixture of the per-pass leaf
+  solutions reaches them; DeepStack keeps the opponent's counterfactual values averaged over
+  the re-solve's iterations, Moravčík et al. 2017).
+* ``"cfr-avg"``: ReBeL's CFR-AVG (Brown, Bakhtin, Lerer & Gong 2020, "Combining Deep
+  Reinforcement Learning and Search for Imperfect-Information Games", section 6): a CFR pass
+  of iteration ``t`` asks for the values ``V(b_t)`` at the PBS of the *average* strategies
+  (both players' average reaches at the leaves), per hand and per unit of the other's
+  compatible reach (ReBeL's infostate values), and hands the traverser ``v_t`` such that the
+  weighted mean of ``v_1 .. v_t`` (weights: the strategy sums' discounts and weights of the
+  solver's algorithm) is ``V(b_t)``: ``v_t = (W_t V(b_t) - d_t W_{t-1} V(b_{t-1})) / w_t``
+  with ``W_t = d_t W_{t-1} + w_t``, the weight of the other player's strategy sums (whose
+  average the leaf reaches follow), times the other's current compatible reach (the pass's
+  counterfactual weighting). Measuring passes take the values at their own reaches.
 """
 
 from __future__ import annotations
@@ -52,7 +75,8 @@ from pokerzoo.public.subgame import (
 )
 
 __all__ = [
-    "LEAF_LABEL", "Depth", "DepthLimitedSolver", "LeafGame", "LeafValues", "Subgame",
+    "LEAF_LABEL", "LEAF_RULES", "Depth", "DepthLimitedSolver", "LeafGame", "LeafValues",
+    "Subgame",
     "cut_tree", "find_node", "full_tree", "public_line", "public_subgame", "tree_subgame",
 ]  # fmt: skip
 
@@ -92,6 +116,9 @@ class LeafGame(Protocol):
         ...
 
 
+LEAF_RULES = ("current", "mean", "cfr-avg")
+"""How a ``LeafValues`` source's values enter the solve (the module docstring)."""
+
 _MODE_NAMES = {kernel.MODE_CFR: "cfr", kernel.MODE_AVERAGE: "average",
                kernel.MODE_BEST_RESPONSE: "best_response"}
 
@@ -112,6 +139,8 @@ class DepthLimitedSolver(PublicSolver):
         subgame: from ``public_subgame``.
         leaves: a ``LeafValues`` (or ``LeafGame``) source; ignored when there are no leaves.
         config, locks, overrides: as ``PublicSolver`` (``threads`` must be 1).
+        leaf_rule: ``"current"``, ``"mean"`` or ``"cfr-avg"`` (the module docstring); the
+            last two ask a ``LeafGame`` for its ``values`` (it must offer them).
 
     >>> from pokerzoo.games import load_game
     >>> from pokerzoo.public.leaf_values import OracleLeaves
@@ -125,7 +154,7 @@ class DepthLimitedSolver(PublicSolver):
 
     def __init__(self, subgame: Subgame, leaves: LeafValues | LeafGame | None,
                  config: SolverConfig | None = None, locks: dict[int, Any] | None = None,
-                 **overrides: Any) -> None:
+                 leaf_rule: str = "current", **overrides: Any) -> None:
         if not isinstance(subgame, Subgame):
             raise ConfigError(f"expected a Subgame (public_subgame), got {type(subgame).__name__}")
         super().__init__(subgame.tree, config, locks, **overrides)
@@ -136,9 +165,26 @@ class DepthLimitedSolver(PublicSolver):
                               "values(subgame, leaves, reach0, reach1) (a LeafValues)")
         if subgame.num_leaves and not np.array_equal(self._frontier, subgame.leaves):
             raise ConfigError("the subgame's chance nodes must all be depth-limit leaves")
+        if leaf_rule not in LEAF_RULES:
+            raise ConfigError(f"leaf_rule must be one of {LEAF_RULES}, not {leaf_rule!r}")
+        if leaf_rule != "current" and subgame.num_leaves and not isinstance(leaves,
+                                                                            LeafValues):
+            raise ConfigError(f"leaf_rule={leaf_rule!r} asks the leaf source for "
+                              "values(subgame, leaves, reach0, reach1); this one has none")
         self.subgame = subgame
         self.leaf_source = leaves
+        self.leaf_rule = leaf_rule
         self._all_leaves = np.arange(subgame.num_leaves)
+        count = subgame.num_leaves
+        self.leaf_sums = [np.zeros((count, self.tree.num_hands(p))) for p in (0, 1)]
+        """Per player, the weighted sum of its leaf values over the iterations (``"mean"``:
+        counterfactual, recorded in the other's passes; ``"cfr-avg"``: handed to it, per unit
+        of the other's compatible reach), discounted as the strategy sums are (``"cfr-avg"``:
+        the other player's sums); divided by ``leaf_weights`` it is the mean."""
+        self.leaf_weights = np.zeros(2)
+        # cfr-avg: each player's strategy-sum weight so far and the scalars of its last update.
+        self._sum_weights = np.zeros(2)
+        self._last_scalars = [(1.0, 0.0), (1.0, 0.0)]
 
     def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
@@ -170,9 +216,12 @@ class DepthLimitedSolver(PublicSolver):
     def leaf_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
                     scalars: tuple[float, float, bool, float, float] = (1.0, 1.0, False, 1.0,
                                                                         0.0)) -> np.ndarray:
-        """``trav``'s values ``[L, H_trav]`` at every leaf for these reaches (one source call)."""
+        """``trav``'s values ``[L, H_trav]`` at every leaf for a pass of ``mode`` that brings
+        these reaches there (one source call; ``leaf_rule`` says which values)."""
         source = self.leaf_source
-        if isinstance(source, LeafGame):
+        if self.leaf_rule != "current" and self.subgame.num_leaves:
+            out = self._ruled_values(mode, trav, reach0, reach1, scalars)
+        elif isinstance(source, LeafGame):
             out = source.leaf_values(self.subgame, self._all_leaves, reach0, reach1,
                                      _MODE_NAMES[mode], trav, scalars)
         else:
@@ -185,6 +234,74 @@ class DepthLimitedSolver(PublicSolver):
                               f"array, got shape {list(out.shape)}")
         return out
 
+    def _source_values(self, trav: int, reach0: np.ndarray, reach1: np.ndarray,
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        source = self.leaf_source
+        assert isinstance(source, LeafValues)
+        return source.values(self.subgame, self._all_leaves, reach0, reach1)
+
+    def _ruled_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
+                      scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
+        """``leaf_rule`` ``"mean"`` / ``"cfr-avg"`` (the module docstring)."""
+        discount, weight = float(scalars[3]), float(scalars[4])
+        if mode != kernel.MODE_CFR:
+            if self.leaf_rule == "mean" and self.leaf_weights[trav] > 0:
+                return self.leaf_sums[trav] / self.leaf_weights[trav]
+            return self._source_values(trav, reach0, reach1)[trav]
+        if self.leaf_rule == "mean":
+            values = self._source_values(trav, reach0, reach1)
+            other = 1 - trav
+            self.leaf_sums[other] = discount * self.leaf_sums[other] + weight * np.asarray(
+                values[other], dtype=np.float64)
+            self.leaf_weights[other] = discount * self.leaf_weights[other] + weight
+            return np.asarray(values[trav], dtype=np.float64)
+        # ReBeL's leaf values are per infostate (expected chips of a hand): difference those,
+        # per unit of the other's compatible reach at the averages, and weight them by the
+        # other's current reach, as a value net's answer is (so a leaf the other does not
+        # reach now is worth nothing to trav's regrets). The weights: those of the other's
+        # strategy sums (the average its reach at the leaves follows), of its last update
+        # (alternating passes update it once between two passes of trav).
+        other = 1 - trav
+        averages = self.leaf_reaches(True)
+        target = np.asarray(self._source_values(trav, *averages)[trav], dtype=np.float64)
+        mass = self._compatible(trav, averages[other])
+        unit = np.divide(target, mass, out=np.zeros_like(target), where=mass > 0)
+        total = self._sum_weights[other]
+        last_discount, last_weight = self._last_scalars[other]
+        if total > 0 and self.leaf_weights[trav] > 0 and last_weight > 0:
+            step = (total * unit - last_discount * self.leaf_sums[trav]) / last_weight
+        else:
+            step = unit
+        self.leaf_sums[trav] = total * unit
+        self.leaf_weights[trav] = total
+        self._sum_weights[trav] = discount * self._sum_weights[trav] + weight
+        self._last_scalars[trav] = (discount, weight)
+        return step * self._compatible(trav, (reach0, reach1)[other])
+
+    def _compatible(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        """``[L, H_player]``: per leaf, the other's reach over the hands sharing no card with
+        each of ``player``'s hands."""
+        tree = self.tree
+        if tree.hands[player].shape[1] != 1:  # two-card hands: the tree's own count per row
+            return np.stack([tree.compatible_reach(player, row) for row in opp_reach])
+        masks_opp = tree.card_masks[1 - player].astype(np.float64)
+        masks_own = tree.card_masks[player].astype(np.float64)
+        per_card = opp_reach @ masks_opp.T
+        return opp_reach.sum(axis=1, keepdims=True) - per_card @ masks_own
+
+    def mean_leaf_values(self, player: int) -> np.ndarray | None:
+        """``[L, H_player]``: ``player``'s leaf values averaged over the iterations as the
+        strategy sums are (``leaf_rule`` ``"mean"``: counterfactual; ``"cfr-avg"``: per unit
+        of the other's compatible reach; ``None`` before any iteration or under
+        ``"current"``)."""
+        if self.leaf_weights[player] <= 0:
+            return None
+        return self.leaf_sums[player] / self.leaf_weights[player]
+
+    def root_reach(self, player: int, average: bool = True) -> np.ndarray:
+        """``player``'s reach at the root (the subgame's range)."""
+        return np.array(self.tree.initial_reach[player])
+
     def leaf_reaches(self, average: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Both players' reaches ``[L, H0]``, ``[L, H1]`` at the leaves under the average (or
         current) strategies."""
@@ -194,8 +311,8 @@ class DepthLimitedSolver(PublicSolver):
                   np.zeros((count, tree.num_hands(0))))
         mode = kernel.MODE_AVERAGE if average else kernel.MODE_CFR
         if count:
-            self._call(mode, 0, _NO_UPDATE, 0, np.array(tree.initial_reach[0]),
-                       np.array(tree.initial_reach[1]), update=False, fronts=fronts,
+            self._call(mode, 0, _NO_UPDATE, 0, self.root_reach(0, average),
+                       self.root_reach(1, average), update=False, fronts=fronts,
                        frontier_record=True)
         return fronts[0], fronts[1]
 

@@ -44,7 +44,13 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.depth_limit import DepthLimitedSolver, LeafGame, LeafValues, Subgame
+from pokerzoo.public.depth_limit import (
+    LEAF_RULES,
+    DepthLimitedSolver,
+    LeafGame,
+    LeafValues,
+    Subgame,
+)
 from pokerzoo.public.solver import PublicSolver, SolverConfig
 from pokerzoo.public.tree import CHANCE, DECISION
 
@@ -67,6 +73,9 @@ class ResolveConfig:
     at the root)."""
     seed: int = 0
     """Seed of the random iteration's draw."""
+    leaf_rule: str = "current"
+    """Which leaf values a depth-limited re-solve asks its source for: ``"current"``,
+    ``"mean"`` or ``"cfr-avg"`` (``pokerzoo.public.depth_limit``; CFR-AVG is ReBeL's)."""
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -79,6 +88,8 @@ class ResolveConfig:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an int, not {self.seed!r}")
         SolverConfig(algorithm=self.algorithm)
+        if self.leaf_rule not in LEAF_RULES:
+            raise ConfigError(f"leaf_rule must be one of {LEAF_RULES}, not {self.leaf_rule!r}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,6 +199,12 @@ class ResolvingSolver(DepthLimitedSolver):
             return np.array(self.tree.initial_reach[self.opponent])
         return self._gadget_strategy(average)
 
+    def root_reach(self, player: int, average: bool = True) -> np.ndarray:
+        """The resolver's range, or the opponent's entering reach (``entering_reach``)."""
+        if player == self.opponent:
+            return self.entering_reach(average)
+        return np.array(self.tree.initial_reach[player])
+
     def _value(self, player: int, values: np.ndarray) -> float:
         own = np.array(self.tree.initial_reach[self.player])
         entering = self.entering_reach(True)
@@ -267,7 +284,8 @@ def resolve(subgame: Subgame, player: int, leaves: LeafValues | LeafGame | None 
             raise ConfigError(f"unknown resolve parameter {unknown[0]!r}; known: {sorted(known)}")
         base = ResolveConfig(**{**base.__dict__, **overrides})
     solver = ResolvingSolver(subgame, player, opp_cfv, leaves, base.method,
-                             algorithm=base.algorithm, record_root=base.random_iteration)
+                             algorithm=base.algorithm, record_root=base.random_iteration,
+                             leaf_rule=base.leaf_rule)
     solver.iterate(base.iterations)
     return _resolution(solver, base)
 

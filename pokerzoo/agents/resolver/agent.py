@@ -23,7 +23,7 @@ hold'em is refused (the spots have pot-fraction sizes only).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -116,6 +116,20 @@ class Resolver(Agent):
                                         validation_states=cfg.value_validation_states)
         self._leaves = NetworkLeaves(self._trainer.net, self.game)
 
+    def use_leaf_source(self, wrap: Callable[[Any], Any]) -> None:
+        """Replace the per-pass leaf source by ``wrap(source)`` (e.g. a ``leaves.
+        RecordingLeaves`` keeping the public belief states the re-solves ask about, or the
+        diagnostic ``leaves.HandOffLeaves``); the re-solves done so far are dropped."""
+        from pokerzoo.agents.resolver.leaves import JointOracle
+
+        if self._leaves is None or isinstance(self._leaves, JointOracle):
+            raise ConfigError("use_leaf_source wraps a per-pass leaf source (leaves='network' "
+                              "or oracle_mode='per-pass' with depth='round'); this agent has "
+                              "none")
+        self._leaves = wrap(self._leaves)
+        self._process = self._new_process()
+        self._table = None
+
     def _leaf_source(self) -> Any:
         """The leaf values of one re-solve (the joint oracle's rests are the solve's own)."""
         from pokerzoo.agents.resolver.leaves import JointOracle
@@ -133,7 +147,7 @@ class Resolver(Agent):
             return solve_subgame(small, root, seat, own, opp_range, opp_values,
                                  depth=cfg.depth, leaves=self._leaf_source(),
                                  iterations=cfg.iterations, gadget=cfg.gadget,
-                                 algorithm=cfg.algorithm, draw=draw)
+                                 algorithm=cfg.algorithm, draw=draw, leaf_rule=cfg.leaf_rule)
 
         return ContinualResolver(small, cfg, resolve, self._trunk, self.seed)
 
@@ -145,7 +159,8 @@ class Resolver(Agent):
             return solve_subgame(self.small, 0, seat, np.array(tree.initial_reach[seat]),
                                  np.array(tree.initial_reach[1 - seat]), None, depth=cfg.depth,
                                  leaves=self._leaf_source(), iterations=cfg.iterations,
-                                 gadget="unsafe", algorithm=cfg.algorithm)
+                                 gadget="unsafe", algorithm=cfg.algorithm,
+                                 leaf_rule=cfg.leaf_rule)
         solver = PublicSolver(tree, algorithm="cfr+")
         solver.iterate(cfg.blueprint_iterations)
         first = subtree_nodes(tree, 0, stop_at_chance=True)

@@ -12,6 +12,7 @@ LEAVES = ("oracle", "network")
 PLAY_RULES = ("average", "random-iteration")
 ALGORITHMS = ("dcfr", "cfr+")
 ORACLES = ("joint", "per-pass")
+LEAF_RULES = ("current", "mean", "cfr-avg")
 TRUNKS = ("solve", "blueprint")
 
 
@@ -47,6 +48,16 @@ class ResolverConfig:
     CFR on the whole subgame, converging at CFR's own rate) or ``"per-pass"`` (solved anew for
     the current reaches in every pass, DeepStack's ideal value function and CFR-D's
     subgame solves: exact leaf values, but the trunk converges only at CFR-D's O(1/sqrt(T)))."""
+    leaf_rule: str = "current"
+    """Which values the per-pass leaf sources (``leaves="network"``, ``oracle_mode=
+    "per-pass"``) give a depth-limited re-solve (``pokerzoo.public.depth_limit``):
+    ``"current"`` (every CFR pass at the current strategies' reaches, DeepStack's and CFR-D's;
+    the values handed to the next re-solve at the average strategies' reaches), ``"mean"``
+    (the same passes, but the opponent's leaf values handed on are its per-pass values
+    averaged over the iterations, as DeepStack averages the re-solve's counterfactual values)
+    or ``"cfr-avg"`` (ReBeL's CFR-AVG, Brown et al. 2020: each pass asks for the values at the
+    average strategies' public belief state, differenced so that their weighted mean is
+    that value). Unused with the joint oracle, whose rests are solved with the trunk."""
     leaf_iterations: int = 200
     """DCFR iterations of each per-pass solve of the rest (``oracle_mode="per-pass"``)."""
     play: str = "average"
@@ -104,7 +115,7 @@ class ResolverConfig:
     def __post_init__(self) -> None:
         choices = (("gadget", GADGETS), ("depth", DEPTHS), ("leaves", LEAVES),
                    ("play", PLAY_RULES), ("trunk", TRUNKS), ("algorithm", ALGORITHMS),
-                   ("oracle_mode", ORACLES))
+                   ("oracle_mode", ORACLES), ("leaf_rule", LEAF_RULES))
         for name, allowed in choices:
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"{name} must be one of {list(allowed)}, not "

@@ -129,3 +129,72 @@ class JointOracle:
         """Leaves for one re-solve (solved with ``config``, a ``SolverConfig``)."""
         return JointOracleLeaves(self, config)
 
+
+
+class HandOffLeaves:
+    """A diagnostic ``LeafGame``: the trunk's CFR passes take their leaf values from
+    ``search``, every measuring pass (the values a re-solve hands on to the next one, and its
+    best-response checks) from ``hand_off``.
+
+    With a value net as ``search`` and ``CompiledOracleLeaves`` as ``hand_off``, a
+    depth-limited re-solve plays the trunk the net found, and the next round starts from the
+    exact values of the ranges that trunk leaves there: it separates the trunk's error from the
+    error of the values the net hands on.
+    """
+
+    def __init__(self, search: Any, hand_off: Any) -> None:
+        for name, source in (("search", search), ("hand_off", hand_off)):
+            if not callable(getattr(source, "values", None)):
+                raise ConfigError(f"{name} must offer values(subgame, leaves, reach0, reach1)")
+        self.search = search
+        self.hand_off = hand_off
+
+    def leaf_values(self, subgame: Any, leaves: np.ndarray, reach0: np.ndarray,
+                    reach1: np.ndarray, mode: str, traverser: int,
+                    scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
+        """``traverser``'s values ``[L, H_traverser]``: ``search``'s in CFR passes, else
+        ``hand_off``'s."""
+        source = self.search if mode == "cfr" else self.hand_off
+        return np.asarray(source.values(subgame, leaves, reach0, reach1)[traverser])
+
+
+class RecordingLeaves:
+    """A ``LeafValues`` source that answers from ``source`` and keeps a share of the queries:
+    the public belief states (whole-tree leaf node, both reaches) a re-solving agent's trunks
+    actually ask about, for value-net data from the agent's own play (ReBeL's, Brown et al.
+    2020, where DeepStack drew random ranges).
+
+    Args:
+        source: a ``LeafValues`` source.
+        keep: the share of query rows kept (each row drawn independently).
+        seed: seeds those draws.
+    """
+
+    def __init__(self, source: Any, keep: float = 1.0, seed: int = 0) -> None:
+        if not callable(getattr(source, "values", None)):
+            raise ConfigError("source must offer values(subgame, leaves, reach0, reach1)")
+        if isinstance(keep, bool) or not isinstance(keep, int | float) or not 0 < keep <= 1:
+            raise ConfigError(f"keep must be a share in (0, 1], not {keep!r}")
+        self.source = source
+        self.keep = float(keep)
+        self._rng = np.random.default_rng(seed)
+        self._parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def values(self, subgame: Any, leaves: np.ndarray, reach0: np.ndarray,
+               reach1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``source``'s values; the rows kept are remembered."""
+        leaves = np.asarray(leaves, dtype=np.int64)
+        pick = self._rng.random(leaves.size) < self.keep
+        if pick.any():
+            nodes = np.asarray(subgame.leaf_full_nodes)[leaves[pick]]
+            self._parts.append((nodes, np.array(reach0[pick], dtype=np.float64),
+                                np.array(reach1[pick], dtype=np.float64)))
+        return self.source.values(subgame, leaves, reach0, reach1)
+
+    def queries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(nodes [N], reach0 [N, H0], reach1 [N, H1])`` of the rows kept so far."""
+        if not self._parts:
+            raise ConfigError("no leaf queries recorded yet")
+        return (np.concatenate([p[0] for p in self._parts]),
+                np.concatenate([p[1] for p in self._parts]),
+                np.concatenate([p[2] for p in self._parts]))

@@ -25,7 +25,7 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.depth_limit import LEAF_LABEL, DepthLimitedSolver, Subgame
+from pokerzoo.public.depth_limit import LEAF_LABEL, DepthLimitedSolver, LeafValues, Subgame
 from pokerzoo.public.resolve import ResolvingSolver
 from pokerzoo.public.small_games import DenseTerminals, SmallGameTree
 from pokerzoo.public.solver import PublicSolver
@@ -140,12 +140,14 @@ def solve_subgame(
     small: SmallGameTree, root: int, agent: int, own_range: np.ndarray,
     opp_range: np.ndarray | None, opp_values: np.ndarray | None, *, depth: str | None,
     leaves: Any, iterations: int, gadget: str = "cfr-d", algorithm: str = "dcfr",
-    draw: int | None = None,
+    draw: int | None = None, leaf_rule: str = "current",
 ) -> Solve:
     """Re-solve from ``root`` for ``iterations`` with the engine's ``ResolvingSolver``:
     ``gadget`` ``"unsafe"`` from ``opp_range``, ``"cfr-d"`` or ``"max-margin"`` from
     ``opp_values``. The agent plays the average strategy, or with ``draw`` = t the current
-    strategy of iteration t (ReBeL's rule) at each of its nodes."""
+    strategy of iteration t (ReBeL's rule) at each of its nodes. ``leaf_rule``: which
+    values a per-pass leaf source gives (``pokerzoo.public.depth_limit.LEAF_RULES``; the
+    joint oracle, a ``LeafGame`` without them, always takes part in the passes itself)."""
     tree = small.tree
     if (gadget == "unsafe") != (opp_values is None) or (gadget == "unsafe") == (
         opp_range is None
@@ -160,7 +162,9 @@ def solve_subgame(
     cfv = np.where(free, opp_values, 0.0) if opp_values is not None else None
     subgame, ids = copy_subgame(small, root, agent, own_range, reach, depth)
     method = {"cfr-d": "cfrd", "max-margin": "max_margin", "unsafe": "unsafe"}[gadget]
-    solver = ResolvingSolver(subgame, agent, cfv, leaves, method, algorithm=algorithm)
+    rule = leaf_rule if isinstance(leaves, LeafValues) else "current"
+    solver = ResolvingSolver(subgame, agent, cfv, leaves, method, algorithm=algorithm,
+                             leaf_rule=rule)
     mine = [n for n in ids if tree.kind[n] == DECISION and tree.player[n] == agent]
     if draw is None:
         solver.iterate(iterations)
@@ -186,9 +190,12 @@ def played_solve(solver: PublicSolver, root: int, agent: int, ids: dict[int, int
         locks = {ids[n]: s for n, s in strategies.items()}
         if isinstance(solver, ResolvingSolver):
             judge = ResolvingSolver(solver.subgame, agent, solver.opp_cfv, solver.leaf_source,
-                                    solver.method, config=solver.config, locks=locks)
+                                    solver.method, config=solver.config, locks=locks,
+                                    leaf_rule=solver.leaf_rule)
             judge.gadget_sums = solver.gadget_sums.copy()
             judge.gadget_regrets = solver.gadget_regrets.copy()
+            judge.leaf_sums = [s.copy() for s in solver.leaf_sums]
+            judge.leaf_weights = solver.leaf_weights.copy()
         else:
             judge = PublicSolver(solver.tree, locks=locks, config=solver.config)
         judge.sums[:] = solver.sums

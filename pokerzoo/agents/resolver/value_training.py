@@ -186,6 +186,16 @@ class ValueNetTrainer:
                 torch.as_tensor((board @ m.astype(np.int64)) == 0, device=self.device)
                 for m in masks)
 
+    def add_data(self, train: StateBatch, validation: StateBatch | None = None) -> None:
+        """Train on ``train`` besides the states it has (and measure on ``validation`` besides
+        its held-out ones): e.g. the states a re-solving agent asks about (ReBeL's data from
+        play), to fine-tune a net trained on random ones."""
+        self.ensure_data()
+        assert self.train is not None and self.validation is not None
+        val = self.validation if validation is None else StateBatch.concatenate(
+            [self.validation, validation])
+        self._set_data(StateBatch.concatenate([self.train, train]), val)
+
     # Learning --------------------------------------------------------------------------------
 
     def iterate(self, n: int = 1) -> None:
