@@ -74,7 +74,7 @@ def rss_gb() -> float:
 
 def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
                 threads: int = 1, storage: str = "f32",
-                stop_at: float = min(TARGETS)) -> dict[str, Any]:
+                stop_at: float = min(TARGETS), restart_limit: int = 0) -> dict[str, Any]:
     """Build and solve ``spot`` to ``stop_at`` % of the pot (default 0.1) or ``seconds`` of
     solving, checking every ``check_every`` iterations; the times each target was first
     reached (solve time without the checks, wall time with them, and the CPU seconds of the
@@ -83,7 +83,7 @@ def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
     start = time.perf_counter()
     tree = build_spot_tree(spot)
     build_s = time.perf_counter() - start
-    solver = PublicSolver(tree, threads=threads, storage=storage)
+    solver = PublicSolver(tree, threads=threads, storage=storage, restart_limit=restart_limit)
     solve_s = cpu_s = 0.0
     wall0 = time.perf_counter()
     reached: dict[float, tuple[int, float, float, float]] = {}
@@ -227,6 +227,9 @@ def main() -> None:
                         help="solver threads (subtrees below the first chance cards)")
     parser.add_argument("--storage", choices=("f32", "compressed"), default="f32",
                         help="regrets and strategy sums in float32 or 16-bit codes")
+    parser.add_argument("--restart-limit", type=int, default=0,
+                        help="the average restarts at the powers of 4 up to this iteration "
+                             "only (0: at all of them, postflop-solver's schedule)")
     parser.add_argument("--no-isomorphism", action="store_true",
                         help="deal every card as its own subtree (no suit isomorphism)")
     parser.add_argument("--no-small", action="store_true",
@@ -251,10 +254,11 @@ def main() -> None:
     if not args.no_small:
         for name, board in (("River", "QsJh2h8c3d"), ("Turn", "QsJh2h8c")):
             result = solve_timed(HoldemSpot(**{**fields, "board": board}), args.small_seconds,
-                                 10, args.threads, args.storage)
+                                 10, args.threads, args.storage,
+                                 restart_limit=args.restart_limit)
             small = [*describe(name, result), *small]
     flop = solve_timed(base, args.flop_seconds, args.check_every, args.threads, args.storage,
-                       args.stop_at)
+                       args.stop_at, args.restart_limit)
     head, tail = report(args, compile_s, flop, small)
     write(args.out, head + tail)
     print(f"wrote {args.out}", flush=True)
@@ -271,12 +275,15 @@ def report(args: argparse.Namespace, compile_s: float, flop: dict[str, Any],
            small: list[str]) -> tuple[list[str], list[str]]:
     """The results file's lines: before the OpenSpiel section, and after it."""
     eq, ev = flop["equity"], flop["ev"]
+    restarts = (f"up to iteration {args.restart_limit}" if args.restart_limit
+                else "at every power of 4")
     head = [
         "# Hold'em subgame solving (bench/bench_subgame.py)",
         "",
         f"Machine: {cpu_name()}, {os.cpu_count()} cores (possibly shared with other jobs "
         f"during this run: compare the cpu seconds), Python {platform.python_version()}; "
-        f"{args.threads} solver thread(s); {args.storage} storage; suit isomorphism "
+        f"{args.threads} solver thread(s); {args.storage} storage; average restarts "
+        f"{restarts}; suit isomorphism "
         f"{'off' if args.no_isomorphism else 'on'}. Kernel compilation (or loading it from "
         f"numba's cache) before timing: {compile_s:.1f} s.",
         "",

@@ -114,7 +114,7 @@ def _update(n, hands, actions, strat, act, value, own, offset, compressed, regre
 
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _positive(table, row, scale, q_hands, out, total):
     """``out[h] = max(table[row + h] x scale, 0)``, added into ``total[h]``. Two loops over
     1-D views, each of which the compiler vectorises (one loop writing both arrays it
@@ -129,7 +129,7 @@ def _positive(table, row, scale, q_hands, out, total):
         acc[h] += dst[h]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets, sums, regrets16,
                   sums16, rscale, sscale, lock_offset, lock_values, total, out):
     """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
@@ -161,7 +161,7 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
             row_out[h] = row_out[h] / t if t > 0.0 else uniform
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
                 floor, sum_discount, sum_weight):
     """``_update`` for float32 storage, with no scratch: per action one loop over the
@@ -184,7 +184,7 @@ def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums
             sm[h] = sm[h] * sum_discount + sum_weight * w[h] * st[h]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _scaled(src, scale, out, size):
     """``out[:size] = src[:size] * scale[:size]`` (a reach times one action's strategy)."""
     a, b, c = src[:size], scale[:size], out[:size]
@@ -192,7 +192,7 @@ def _scaled(src, scale, out, size):
         c[h] = a[h] * b[h]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _masked(src, mask, out, size):
     """``out[:size] = src[:size]``, 0 where ``mask`` (the hands a dealt card blocks)."""
     a, m, c = src[:size], mask[:size], out[:size]
@@ -200,7 +200,7 @@ def _masked(src, mask, out, size):
         c[h] = 0.0 if m[h] else a[h]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _any_positive(reach, size):
     """Whether any of ``reach[:size]`` (never negative) is above 0: a count, not a sum, so
     the loop vectorises (a float sum must keep its order)."""
@@ -211,7 +211,28 @@ def _any_positive(reach, size):
     return count > 0
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
+def _scaled_live(src, scale, out, size):
+    """``_scaled`` that also says whether any product is above 0 (``src`` and ``scale`` are
+    never negative): one loop instead of a product, then a count."""
+    a, b, c = src[:size], scale[:size], out[:size]
+    count = 0
+    for h in range(size):
+        x = a[h] * b[h]
+        c[h] = x
+        count += x > 0.0
+    return count > 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add(a, out, size):
+    """``out[:size] += a[:size]``."""
+    x, z = a[:size], out[:size]
+    for h in range(size):
+        z[h] += x[h]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _add_product(a, b, out, size):
     """``out[:size] += a[:size] * b[:size]``."""
     x, y, z = a[:size], b[:size], out[:size]
@@ -219,7 +240,7 @@ def _add_product(a, b, out, size):
         z[h] += x[h] * y[h]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _add_unmasked(w, src, mask, out, size):
     """``out[h] += w * src[h]`` where not ``mask[h]`` (a chance child's values)."""
     x, m, z = src[:size], mask[:size], out[:size]
@@ -261,7 +282,6 @@ def _walker(term: Any) -> Any:
         act = np.empty((depth, max_actions, ht))
         work = np.empty(max_actions * width)
         total = np.empty(width)
-        ones = np.ones(ht)
         node_at = np.zeros(depth, dtype=np.int64)
         child_i = np.zeros(depth, dtype=np.int64)
         trow = np.zeros(depth, dtype=np.int64)
@@ -324,10 +344,9 @@ def _walker(term: Any) -> Any:
                         orow[e] = orow[d]
                         live[e] = live[d]
                     elif live[d]:
-                        _scaled(opp_r[orow[d]], strat[d, i], opp_r[e], ho)
+                        live[e] = _scaled_live(opp_r[orow[d]], strat[d, i], opp_r[e], ho)
                         orow[e] = e
                         trow[e] = trow[d]
-                        live[e] = _any_positive(opp_r[e], ho)
                     else:
                         orow[e] = orow[d]
                         trow[e] = trow[d]
@@ -376,7 +395,7 @@ def _walker(term: Any) -> Any:
                 if player[parent] == trav:
                     act[d - 1, i, :] = val[d]
                 else:
-                    _add_product(ones, val[d], val[d - 1], ht)
+                    _add(val[d], val[d - 1], ht)
             else:
                 w = chance_weight[n]
                 card = chance_card[n]

@@ -49,6 +49,9 @@ def add_solve_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--algorithm", choices=("postflop", "dcfr", "cfr+"), default="postflop",
                         help="postflop (postflop-solver's DCFR schedule, default), dcfr "
                              "(alpha 1.5, beta 0, gamma 2) or cfr+")
+    parser.add_argument("--restart-limit", type=count_arg("--restart-limit", 0), default=0,
+                        metavar="I", help="postflop only: the average restarts at the powers "
+                                          "of 4 up to iteration I (default 0: at all of them)")
     parser.add_argument("--storage", choices=("f32", "compressed"), default="f32",
                         help="regrets and strategy sums in float32 (default) or 16 bits")
     parser.add_argument("--max-memory-gb", type=_positive_float("--max-memory-gb"),
@@ -88,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 def solver_params(args: argparse.Namespace) -> dict[str, Any]:
     """``SolverConfig`` fields from the shared flags."""
     return {"algorithm": args.algorithm, "storage": args.storage,
+            "restart_limit": args.restart_limit,
             "max_memory_bytes": int(args.max_memory_gb * 2**30), "threads": args.threads}
 
 

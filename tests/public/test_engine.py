@@ -262,6 +262,14 @@ def test_postflop_schedule():
     pos, neg, floor, _, _ = discounts(config, 11)
     assert neg == 0.5 and not floor and pos == pytest.approx(9**1.5 / (9**1.5 + 1))
     assert discounts(SolverConfig(algorithm="cfr+"), 7) == (1.0, 1.0, True, 1.0, 7.0)
+    # restart_limit keeps the restarts up to that iteration and none after; the regret
+    # discounts are the preset's.
+    capped = SolverConfig(restart_limit=16)
+    assert [t for t in range(1, 300) if discounts(capped, t)[3] == 0.0] == [1, 2, 5, 17]
+    assert discounts(capped, 66)[3] == pytest.approx((49 / 50) ** 3)  # u = 65 - 16
+    assert discounts(capped, 66)[:3] == discounts(config, 66)[:3]
+    assert [t for t in range(1, 30) if discounts(SolverConfig(restart_limit=5), t)[3] == 0.0] \
+        == [1, 2, 5]
 
 
 def test_bad_arguments(kuhn):
@@ -275,6 +283,8 @@ def test_bad_arguments(kuhn):
         SolverConfig(alpha=float("nan"))
     with pytest.raises(ConfigError, match="threads"):
         SolverConfig(threads=0)
+    with pytest.raises(ConfigError, match="restart_limit"):
+        SolverConfig(restart_limit=-1)
     with pytest.raises(ConfigError, match="PublicTree"):
         PublicSolver("kuhn")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="decision node"):

@@ -270,6 +270,10 @@ def test_solve_py_spot_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         main([str(spot), "--line", "raise 5", "--quiet", "--iterations", "1"])
     with pytest.raises(ConfigError, match="need a spot"):
         main(["--game", "kuhn_poker", "--chart", str(tmp_path)])
+    from pokerzoo.runs.solve import build_parser, solver_params
+
+    params = solver_params(build_parser().parse_args([str(spot), "--restart-limit", "16"]))
+    assert params["restart_limit"] == 16 and params["algorithm"] == "postflop"
 
 
 def test_suit_isomorphism_gives_the_full_trees_values() -> None:
