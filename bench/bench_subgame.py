@@ -74,9 +74,11 @@ def rss_gb() -> float:
 
 def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
                 threads: int = 1, storage: str = "f32",
-                stop_at: float = min(TARGETS), restart_limit: int = 0) -> dict[str, Any]:
+                stop_at: float = min(TARGETS), restart_limit: int = 0,
+                every_iteration_from: int | None = None) -> dict[str, Any]:
     """Build and solve ``spot`` to ``stop_at`` % of the pot (default 0.1) or ``seconds`` of
-    solving, checking every ``check_every`` iterations; the times each target was first
+    solving, checking every ``check_every`` iterations (every iteration from
+    ``every_iteration_from`` on, to see where a target is crossed); the times each target was first
     reached (solve time without the checks, wall time with them, and the CPU seconds of the
     solve summed over threads)."""
     rss_before = rss_gb()
@@ -91,7 +93,8 @@ def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
     pct = float("inf")
     while solve_s < seconds:
         t, c = time.perf_counter(), time.process_time()
-        solver.iterate(check_every)
+        fine = every_iteration_from is not None and solver.iterations >= every_iteration_from
+        solver.iterate(1 if fine else check_every)
         solve_s += time.perf_counter() - t
         cpu_s += time.process_time() - c
         pct = solver.exploitability_pct()
@@ -114,7 +117,7 @@ def solve_timed(spot: HoldemSpot, seconds: float, check_every: int,
         "pct": pct, "iterations": solver.iterations, "solve_s": solve_s, "cpu_s": cpu_s,
         "equity": spot_equity(tree)[1], "ev": ev, "bet_oop": bet, "freqs": freqs,
         "memory_estimate_gb": solver.memory_bytes / 2**30, "peak_rss_gb": peak_rss_gb(),
-        "check_every": check_every,
+        "check_every": check_every, "every_iteration_from": every_iteration_from,
         "history": history,
     }
 
@@ -140,7 +143,10 @@ def describe(name: str, result: dict[str, Any]) -> list[str]:
         f"Tree: {tree['nodes']:,} nodes ({tree['decision']:,} decisions, {tree['chance']:,} "
         f"chance, {tree['fold'] + tree['showdown']:,} terminals), hands OOP {tree['hands_0']} / "
         f"IP {tree['hands_1']}, {tree['storage']:,} storage entries; exploitability checked "
-        f"every {result['check_every']} iterations; built in "
+        f"every {result['check_every']} iterations"
+        + (f" (every iteration from {result['every_iteration_from']})"
+           if result["every_iteration_from"] is not None else "")
+        + "; built in "
         f"{result['build_s']:.1f} s. Solver memory {result['memory_estimate_gb']:.3f} GiB "
         f"({result['memory_estimate_gb'] * 2**30 / 1e9:.3f} GB, {result['storage']}: the "
         "tree's arrays and terminal tables as built, regrets and sums, the solver's per-node "
@@ -227,6 +233,8 @@ def main() -> None:
                         help="solver threads (subtrees below the first chance cards)")
     parser.add_argument("--storage", choices=("f32", "compressed"), default="f32",
                         help="regrets and strategy sums in float32 or 16-bit codes")
+    parser.add_argument("--every-iteration-from", type=int, default=None, metavar="N",
+                        help="flop: check after every iteration from iteration N on")
     parser.add_argument("--restart-limit", type=int, default=0,
                         help="the average restarts at the powers of 4 up to this iteration "
                              "only (0: at all of them, postflop-solver's schedule)")
@@ -258,7 +266,7 @@ def main() -> None:
                                  restart_limit=args.restart_limit)
             small = [*describe(name, result), *small]
     flop = solve_timed(base, args.flop_seconds, args.check_every, args.threads, args.storage,
-                       args.stop_at, args.restart_limit)
+                       args.stop_at, args.restart_limit, args.every_iteration_from)
     head, tail = report(args, compile_s, flop, small)
     write(args.out, head + tail)
     print(f"wrote {args.out}", flush=True)
