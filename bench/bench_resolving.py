@@ -77,11 +77,11 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
          f"solved jointly), {n} it.", dict(depth="round", leaves="oracle", iterations=n)),
         ("oracle-per-pass", f"continual re-solving, oracle leaves solved anew every pass "
          f"(DCFR {args.leaf_iterations} it. per leaf), {args.per_pass_iterations} it.",
-         dict(depth="round", leaves="oracle", oracle_mode="per-pass",
+         dict(depth="round", leaves="oracle", oracle_mode="per-pass", leaf_rule="current",
               iterations=args.per_pass_iterations, leaf_iterations=args.leaf_iterations)),
         ("oracle-per-pass-long", f"the same, {n} it.",
          dict(depth="round", leaves="oracle", oracle_mode="per-pass", iterations=n,
-              leaf_iterations=args.leaf_iterations)),
+              leaf_iterations=args.leaf_iterations, leaf_rule="current")),
         ("no-limit", f"continual re-solving to the end of the game (no depth limit), {n} it.",
          dict(depth=None, iterations=n)),
         ("random-iteration", f"continual re-solving, oracle leaves, ReBeL's random-iteration "
@@ -89,7 +89,7 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
          dict(depth="round", leaves="oracle", play="random-iteration", iterations=n)),
         ("oracle-per-pass-tight", f"oracle leaves solved anew every pass, DCFR "
          f"{args.tight_leaf_iterations} it. per leaf, {args.per_pass_iterations} it.",
-         dict(depth="round", leaves="oracle", oracle_mode="per-pass",
+         dict(depth="round", leaves="oracle", oracle_mode="per-pass", leaf_rule="current",
               iterations=args.per_pass_iterations, leaf_iterations=args.tight_leaf_iterations)),
     ]
     for rule, what in RULES:
@@ -107,15 +107,16 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
         rows.append(("network", f"continual re-solving, learned leaves (value net on "
                      f"{args.network_states} public belief states), {n} it.",
                      dict(depth="round", leaves="network", network=args.network,
-                          iterations=n)))
+                          iterations=n, leaf_rule="current")))
         rows.append(("network-cfr+", f"the same with CFR+ re-solves, {n} it.",
                      dict(depth="round", leaves="network", network=args.network,
-                          iterations=n, algorithm="cfr+")))
+                          iterations=n, algorithm="cfr+", leaf_rule="current")))
         rows.append(("network-exact-handoff", f"diagnostic: learned leaves in the trunk's "
                      f"passes, the values handed on exact (DCFR {args.tight_leaf_iterations} "
                      f"it. per leaf), {n} it.",
                      dict(depth="round", leaves="network", network=args.network,
-                          iterations=n, hand_off_iterations=args.tight_leaf_iterations)))
+                          iterations=n, hand_off_iterations=args.tight_leaf_iterations,
+                          leaf_rule="current")))
         for rule, what in RULES:
             rows.append((f"network-{rule}", f"learned leaves, {what}, {n} it.",
                          dict(depth="round", leaves="network", network=args.network,
@@ -130,7 +131,8 @@ def rows_wanted(args: argparse.Namespace) -> list[tuple[str, str, dict[str, Any]
                 f"({args.tuned_network_states} public belief states in all)")
         tuned = dict(depth="round", leaves="network", network=net)
         rows += [
-            ("tuned-current", f"{what}, {n} it.", dict(tuned, iterations=n)),
+            ("tuned-current", f"{what}, {n} it.",
+             dict(tuned, iterations=n, leaf_rule="current")),
             ("tuned-mean", f"{what}, leaf_rule=mean, {n} it.",
              dict(tuned, iterations=n, leaf_rule="mean")),
             ("tuned-mean-long", f"the same, {long} it.",

@@ -48,13 +48,15 @@ class ResolverConfig:
     CFR on the whole subgame, converging at CFR's own rate) or ``"per-pass"`` (solved anew for
     the current reaches in every pass, DeepStack's ideal value function and CFR-D's
     subgame solves: exact leaf values, but the trunk converges only at CFR-D's O(1/sqrt(T)))."""
-    leaf_rule: str = "current"
+    leaf_rule: str = "mean"
     """Which values the per-pass leaf sources (``leaves="network"``, ``oracle_mode=
     "per-pass"``) give a depth-limited re-solve (``pokerzoo.public.depth_limit``):
-    ``"current"`` (every CFR pass at the current strategies' reaches, DeepStack's and CFR-D's;
-    the values handed to the next re-solve at the average strategies' reaches), ``"mean"``
-    (the same passes, but the opponent's leaf values handed on are its per-pass values
-    averaged over the iterations, as DeepStack averages the re-solve's counterfactual values)
+    ``"mean"`` (the default: every CFR pass at the current strategies' reaches, and the
+    opponent's leaf values handed to the next re-solve are its per-pass values averaged over
+    the iterations, as DeepStack averages the re-solve's counterfactual values; on Leduc's
+    learned leaves 0.043 NashConv against 0.0625, ``bench/results/resolving.md``),
+    ``"current"`` (the same passes, the values handed on asked anew at the average
+    strategies' reaches: values the trunk was never solved against; the earlier default)
     or ``"cfr-avg"`` (ReBeL's CFR-AVG, Brown et al. 2020: each pass asks for the values at the
     average strategies' public belief state, differenced so that their weighted mean is
     that value). Unused with the joint oracle, whose rests are solved with the trunk."""
