@@ -246,7 +246,7 @@ def _fold_pass(cnt, idx, cards, same, ocnt, oidx, ocards, opp_reach, scale, sums
 
 @numba.njit(cache=True, nogil=True)
 def _showdown_pass(cnt, idx, strn, cards, ocnt, oidx, ostr, ocards, opp_reach, win, lose, sums,
-                   below, out):
+                   below, out, first):
     """``out[idx[k]] += win x W + lose x L``: W / L the opponent's reach over compatible hands
     strictly weaker / stronger. One merge of the two strength orders: per strength class of
     the own hands, W is read before the opponent's equal hands are added and ``below[k]``
@@ -268,7 +268,9 @@ def _showdown_pass(cnt, idx, strn, cards, ocnt, oidx, ostr, ocards, opp_reach, w
             j += 1
         g = k
         while g < cnt and strn[g] == s:
-            out[idx[g]] += win * (total - sums[cards[g, 0]] - sums[cards[g, 1]])
+            v = win * (total - sums[cards[g, 0]] - sums[cards[g, 1]])
+            # ``first``: nothing was written for these hands yet (a store, not an addition).
+            out[idx[g]] = v if first else out[idx[g]] + v
             g += 1
         while j < ocnt and ostr[j] == s:
             r = opp_reach[oidx[j]]
@@ -326,7 +328,8 @@ def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
     # Compacting the nonzero reaches first was tried: slower (the merge's comparisons and
     # the own hands dominate), so the zeros are added like any reach.
     _showdown_pass(cnt, sidx, sstr, scards, ocnt, osidx, osstr, oscards, opp_reach,
-                   theirs - tie, -mine - tie, sums, scratch[NUM_CARDS:NUM_CARDS + cnt], out)
+                   theirs - tie, -mine - tie, sums, scratch[NUM_CARDS:NUM_CARDS + cnt], out,
+                   tie == 0.0)
 
 
 @numba.njit(cache=True, nogil=True)

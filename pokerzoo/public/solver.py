@@ -150,7 +150,7 @@ def estimate_memory(
     per_entry = 8 if storage == "f32" else 4
     scales = 8 * num_nodes if storage == "compressed" else 0
     sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
-    sweep += 8 * (7 * max_hands + 160)  # the terminals' scratch and the walker's rows
+    sweep += 8 * (8 * max_hands + 160)  # the terminals' scratch and the walker's rows
     # The solver's own per-node arrays: the chance index (int16) and, with locks, the lock
     # offsets (int32).
     solver_nodes = (2 + (4 if locked_entries else 0)) * num_nodes
@@ -418,7 +418,7 @@ class PublicSolver:
         kernel.node_strategy(int(node), hands, int(tree.num_children[node]), average,
                              tree.offset, self.config.storage == "compressed", self.regrets,
                              self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-                             self.lock_offset, self.lock_values, np.zeros(hands), out)
+                             self.lock_offset, self.lock_values, np.zeros(2 * hands), out)
         return out
 
     def solve(

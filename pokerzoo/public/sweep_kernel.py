@@ -39,17 +39,35 @@ from typing import Any
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from pokerzoo.public.holdem_terminal import NUM_CARDS, holdem_terminal_values
 
 MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE = 0, 1, 2
 TERMINAL_DENSE, TERMINAL_HOLDEM = 0, 1
 # Changes this file's text, and so numba's cache of the sweep, when holdem_terminal.py's
-# compiled code changes (2: the showdown in one merge).
-TERMINALS_REVISION = 2
+# compiled code changes (2: the showdown in one merge; 3: its first values stored).
+TERMINALS_REVISION = 3
 DECISION, CHANCE = 0, 1
 _I16 = 32767.0
 _U16 = 65535.0
+
+
+@intrinsic
+def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
+    """``a x b + c`` rounded once (LLVM's ``llvm.fma.f64``; vectorised like any product)."""
+    sig = types.float64(types.float64, types.float64, types.float64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        real = ir.DoubleType()
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(real, [real, real, real]), "llvm.fma.f64")
+        return builder.call(fn, args)
+
+    return sig, codegen
 
 
 @numba.njit(cache=True, nogil=True)
@@ -134,7 +152,8 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
                   sums16, rscale, sscale, lock_offset, lock_values, total, out):
     """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
     sums normalised; uniform where they are all 0) or regret matching (uniform likewise). The
-    loops over hands are innermost (contiguous, vectorisable); ``total[:q_hands]`` is scratch."""
+    loops over hands are innermost (contiguous, vectorisable); ``total[:2 * q_hands]`` is
+    scratch."""
     if n < lock_offset.shape[0] and lock_offset[n] >= 0:
         base = lock_offset[n]
         for a in range(actions):
@@ -154,11 +173,22 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
             _positive(regrets16, row, rscale[n], q_hands, out[a], total)
     uniform = 1.0 / actions
     acc = total[:q_hands]
+    inv = total[q_hands:2 * q_hands]
+    # x / t for every action, bit for bit, with one division per hand instead of one per
+    # entry (divisions were most of a strategy's cost): q = x (1/t) rounded, then one
+    # correction by the exact residual x - q t (two fused multiply-adds) gives the correctly
+    # rounded quotient when 1/t is itself correctly rounded (Markstein's theorem; Muller et
+    # al., Handbook of Floating-Point Arithmetic, 2nd ed., sec. 4.9).
+    for h in range(q_hands):
+        t = acc[h]
+        inv[h] = 1.0 / t if t > 0.0 else 0.0
     for a in range(actions):
         row_out = out[a, :q_hands]
         for h in range(q_hands):
-            t = acc[h]
-            row_out[h] = row_out[h] / t if t > 0.0 else uniform
+            r = inv[h]
+            x = row_out[h]
+            q = x * r
+            row_out[h] = _fma(_fma(-q, acc[h], x), r, q) if r > 0.0 else uniform
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -233,6 +263,14 @@ def _add(a, out, size):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _product(a, b, out, size):
+    """``out[:size] = a[:size] * b[:size]``."""
+    x, y, z = a[:size], b[:size], out[:size]
+    for h in range(size):
+        z[h] = x[h] * y[h]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _add_product(a, b, out, size):
     """``out[:size] += a[:size] * b[:size]``."""
     x, y, z = a[:size], b[:size], out[:size]
@@ -281,7 +319,7 @@ def _walker(term: Any) -> Any:
         strat = np.empty((depth, max_actions, width))
         act = np.empty((depth, max_actions, ht))
         work = np.empty(max_actions * width)
-        total = np.empty(width)
+        total = np.empty(2 * width)
         node_at = np.zeros(depth, dtype=np.int64)
         child_i = np.zeros(depth, dtype=np.int64)
         trow = np.zeros(depth, dtype=np.int64)
@@ -325,7 +363,11 @@ def _walker(term: Any) -> Any:
                     val[d, :] = 0.0
                     skip = True
                 else:
-                    val[d, :] = 0.0
+                    # A decision node's values are written whole on the way back up (its
+                    # first action's or child's, then the others added); a chance node's
+                    # are summed over its children into zeros (a card blocks some hands).
+                    if k == CHANCE:
+                        val[d, :] = 0.0
                     if k == DECISION and (player[n] == trav or live[d]):
                         q = player[n]
                         node_strategy(n, ht if q == trav else ho, num_children[n],
@@ -372,7 +414,8 @@ def _walker(term: Any) -> Any:
                         for h in range(ht):
                             val[d, h] = max(val[d, h], act[d, a, h])
                 else:
-                    for a in range(actions):
+                    _product(strat[d, 0], act[d, 0], val[d], ht)
+                    for a in range(1, actions):
                         _add_product(strat[d, a], act[d, a], val[d], ht)
                 if mode == MODE_CFR and update and not locked:
                     if compressed:
@@ -394,6 +437,8 @@ def _walker(term: Any) -> Any:
             if kind[parent] == DECISION:
                 if player[parent] == trav:
                     act[d - 1, i, :] = val[d]
+                elif i == 0:
+                    val[d - 1, :] = val[d]
                 else:
                     _add(val[d], val[d - 1], ht)
             else:

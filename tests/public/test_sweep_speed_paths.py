@@ -146,3 +146,34 @@ def test_isomorphism_permutations_are_kept_once():
         assert np.array_equal(np.sort(perms, axis=1),
                               np.broadcast_to(np.arange(tree.num_hands(p)), perms.shape))
         assert np.unique(tree.iso_perm[p], axis=0).shape[0] <= distinct
+
+
+def test_regret_matching_divides_exactly() -> None:
+    """node_strategy's one division per hand with a fused correction gives x / t for every
+    action bit for bit (so the iterates are those of a division per entry), the uniform
+    strategy where no regret is positive, and the average strategy the same way."""
+    rng = np.random.default_rng(11)
+    actions, hands, nodes = 4, 257, 60
+    size = nodes * actions * hands
+    # float32 like the solver's storage, of every sign and many magnitudes, with zeros.
+    regrets = (rng.normal(size=size) * 10.0 ** rng.integers(-20, 20, size)).astype(np.float32)
+    regrets[rng.random(size) < 0.2] = 0.0
+    sums = np.abs(regrets)
+    offset = (np.arange(nodes) * actions * hands).astype(np.int32)
+    empty16 = np.zeros(0, np.int16)
+    scales = np.zeros(0, np.float32)
+    locks = np.full(0, -1, np.int64)
+    for average, table in ((False, regrets), (True, sums)):
+        for n in range(nodes):
+            out = np.full((actions, hands), np.nan)
+            kernel.node_strategy(n, hands, actions, average, offset, False, regrets, sums,
+                                 empty16, empty16.astype(np.uint16), scales, scales, locks,
+                                 np.zeros(0), np.zeros(2 * hands), out)
+            block = table[offset[n]:offset[n] + actions * hands].reshape(actions, hands)
+            positive = np.maximum(block.astype(np.float64), 0.0)
+            total = np.zeros(hands)
+            for a in range(actions):  # the kernel's order of additions
+                total += positive[a]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                expected = np.where(total > 0.0, positive / total, 1.0 / actions)
+            assert np.array_equal(out.view(np.int64), expected.view(np.int64))
