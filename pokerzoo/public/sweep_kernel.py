@@ -57,11 +57,11 @@ _U16 = 65535.0
 
 
 @intrinsic
-def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
+def _fma(typingctx, a, b, c):
     """``a x b + c`` rounded once (LLVM's ``llvm.fma.f64``; vectorised like any product)."""
     sig = types.float64(types.float64, types.float64, types.float64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         real = ir.DoubleType()
         fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(real, [real, real, real]), "llvm.fma.f64")
