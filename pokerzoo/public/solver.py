@@ -73,7 +73,7 @@ class SolverConfig:
     """``"postflop"`` only: the average restarts at the powers of 4 up to this iteration
     (counted from 0) and no later; 0 restarts at every power of 4, as postflop-solver does.
     Each restart drops the average built so far: on the flop benchmark the one at 64 puts the
-    average back from 0.62% of the pot to 1.17% and 0.5% is reached 5 iterations later than
+    average back from 0.62% of the pot to 1.17% and 0.5% is reached 7 iterations later than
     with ``restart_limit=16`` (``bench/results/subgame.md``)."""
     threads: int = 1
     """Threads sweeping the subtrees below the first public chance nodes at once (hold'em:
