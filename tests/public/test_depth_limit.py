@@ -28,13 +28,14 @@ def leduc():
     return load_game("leduc_holdem")
 
 
-def _trunk_loss(game, solver: DepthLimitedSolver, iterations: int = 600) -> float:
+def _trunk_loss(game, solver: DepthLimitedSolver, iterations: int = 600,
+                algorithm: str = "cfr+") -> float:
     """Each player's loss in the whole game from playing the trunk's average strategy
-    (the rest of the game and the other player free), summed: 0 exactly when the trunk is
-    part of an equilibrium."""
+    (the rest of the game and the other player free, both solved by ``algorithm``), summed:
+    0 exactly when the trunk is part of an equilibrium, whatever the leaf values."""
     full = full_tree(game).tree
     sub = solver.subgame
-    whole = PublicSolver(full, algorithm="cfr+")
+    whole = PublicSolver(full, algorithm=algorithm)
     whole.iterate(iterations)
     value = whole.game_value()[0]
     loss = 0.0
@@ -42,7 +43,7 @@ def _trunk_loss(game, solver: DepthLimitedSolver, iterations: int = 600) -> floa
         locks = {int(sub.full_node[n]): solver.strategy(n)
                  for n in np.flatnonzero(sub.tree.kind == DECISION).tolist()
                  if sub.tree.player[n] == p}
-        locked = PublicSolver(full, algorithm="cfr+", locks=locks)
+        locked = PublicSolver(full, algorithm=algorithm, locks=locks)
         locked.iterate(iterations)
         v = locked.game_value()[0]
         loss += (value - v) if p == 0 else (v - value)

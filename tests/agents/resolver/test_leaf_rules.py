@@ -11,11 +11,10 @@ from pokerzoo.agents.resolver.agent import Resolver
 from pokerzoo.agents.resolver.leaves import CompiledOracleLeaves, HandOffLeaves
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import nash_conv
-from pokerzoo.public.depth_limit import DepthLimitedSolver, full_tree, public_subgame
+from pokerzoo.public.depth_limit import DepthLimitedSolver, public_subgame
 from pokerzoo.public.leaf_values import OracleLeaves
 from pokerzoo.public.resolve import ResolveConfig
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import DECISION
+from tests.public.test_depth_limit import _trunk_loss as trunk_loss
 
 
 @pytest.fixture(scope="module")
@@ -25,23 +24,9 @@ def leduc() -> pokerzoo.games.base.Game:
 
 def _trunk_loss(game: pokerzoo.games.base.Game, solver: DepthLimitedSolver,
                 iterations: int = 500) -> float:
-    """Both players' losses in the whole game from playing the trunk's average strategy (the
-    rest of the game and the other player free), summed: exact whatever the leaf values."""
-    full = full_tree(game).tree
-    sub = solver.subgame
-    whole = PublicSolver(full, algorithm="dcfr")
-    whole.iterate(iterations)
-    value = whole.game_value()[0]
-    loss = 0.0
-    for p in (0, 1):
-        locks = {int(sub.full_node[n]): solver.strategy(n)
-                 for n in np.flatnonzero(sub.tree.kind == DECISION).tolist()
-                 if sub.tree.player[n] == p}
-        locked = PublicSolver(full, algorithm="dcfr", locks=locks)
-        locked.iterate(iterations)
-        v = locked.game_value()[0]
-        loss += (value - v) if p == 0 else (v - value)
-    return loss
+    """Both players' losses in the whole game from playing the trunk's average strategy,
+    the rest solved by DCFR (``tests.public.test_depth_limit``'s measure)."""
+    return trunk_loss(game, solver, iterations, algorithm="dcfr")
 
 
 class _Linear:

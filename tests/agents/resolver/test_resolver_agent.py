@@ -78,7 +78,7 @@ def test_plays_valid_actions_through_the_aec_env(leduc) -> None:
     agent = Resolver(leduc, iterations=30, seed=1)
     env = pokerzoo.make("leduc_holdem_v0")
     play_seat_through_env(env, agent, 40, np.random.default_rng(0),
-                          lambda mask, rng: int(rng.choice(mask)))
+                          lambda mask, rng, info: int(rng.choice(mask)))
     assert agent.resolves > 0
 
 

@@ -162,7 +162,7 @@ def test_plays_legal_actions_through_the_aec_env(game, tmp_path: Path) -> None:
                        iterations=20, exploitability_pct=3.0)
     env = pokerzoo.make("no_limit_holdem_v0", **PARAMS)
 
-    def mostly_calls(mask: np.ndarray, rng: np.random.Generator) -> int:
+    def mostly_calls(mask: np.ndarray, rng: np.random.Generator, info: dict) -> int:
         return 1 if 1 in mask and rng.random() < 0.8 else int(rng.choice(mask))
 
     play_seat_through_env(env, agent, 8, np.random.default_rng(0), mostly_calls)

@@ -18,6 +18,7 @@ from pokerzoo.agents.resolver.holdem_ranges import betting_steps
 from pokerzoo.agents.resolver.holdem_tree import SpotSettings, street_spot
 from pokerzoo.errors import ConfigError
 from pokerzoo.public.holdem_spot import combo_indices, solve_spot
+from tests.agents.resolver.env_play import play_seat_through_env
 from tests.agents.resolver.test_resolver_holdem import (
     PARAMS,
     RIVER_LINE,
@@ -145,23 +146,13 @@ def test_plays_legal_actions_through_the_aec_env_off_the_tree(game, tmp_path: Pa
                        iterations=20, exploitability_pct=3.0, turn_raise_cap=1,
                        streets="turn")
     env = pokerzoo.make("no_limit_holdem_v0", **PARAMS)
-    rng = np.random.default_rng(0)
-    for hand in range(24):
-        env.reset(seed=hand)
-        me = f"player_{hand % 2}"
-        for name in env.agent_iter():
-            obs, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                action = None
-            elif name == me:
-                action = agent.act(obs, info, rng)
-                assert obs["action_mask"][action] == 1
-            else:
-                # Calls and checks, but raises every turn bet: past the turn trees' cap.
-                legal = set(np.flatnonzero(obs["action_mask"]).tolist())
-                on_turn = len(info["info_state"][2]) == 4
-                action = 2 if on_turn and {0, 2} <= legal else 1
-            env.step(action)
+
+    def raises_turn_bets(mask: np.ndarray, rng: np.random.Generator, info: dict) -> int:
+        # Calls and checks, but raises every turn bet: past the turn trees' cap.
+        on_turn = len(info["info_state"][2]) == 4
+        return 2 if on_turn and {0, 2} <= set(mask.tolist()) else 1
+
+    play_seat_through_env(env, agent, 24, np.random.default_rng(0), raises_turn_bets)
     stats = agent.policy().summary()
     assert stats["off_tree"] == 0 and stats["off_tree_resolves"] > 0
 
