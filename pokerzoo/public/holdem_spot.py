@@ -626,11 +626,23 @@ def solve_spot(
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or (
             max_iterations < 0):
         raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
+    tree = build_spot_tree(spot, max_nodes=max_nodes)
+    result = SpotSolution(spot, tree, PublicSolver(tree, **solver_options))
+    return solve_until(result, exploitability_pct, max_iterations, max_seconds, check_every,
+                       progress)
+
+
+def solve_until(
+    result: SpotSolution, exploitability_pct: float | None, max_iterations: int,
+    max_seconds: float | None, check_every: int = 10, progress: Any = None,
+) -> SpotSolution:
+    """Iterate ``result``'s solver (any ``PublicSolver``, a gadget's too) until its
+    exploitability is at most ``exploitability_pct`` % of the pot (``None``: no target), it has
+    run ``max_iterations`` or ``max_seconds``, checking every ``check_every`` iterations;
+    ``result``'s history, iterations, seconds and exploitability are filled in."""
     import time
 
-    tree = build_spot_tree(spot, max_nodes=max_nodes)
-    solver = PublicSolver(tree, **solver_options)
-    result = SpotSolution(spot, tree, solver)
+    solver = result.solver
     start = time.perf_counter()
     pct = solver.exploitability_pct()
     result.history.append((0, 0.0, pct))
@@ -653,5 +665,5 @@ def solve_spot(
 __all__ = [
     "spot_seats",
     "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
-    "combo_indices", "solve_spot", "spot_equity",
+    "combo_indices", "solve_spot", "solve_until", "spot_equity",
 ]  # fmt: skip

@@ -129,10 +129,7 @@ class Resolution:
             0 <= node < tree.num_nodes
         ) or tree.kind[node] not in (DECISION, CHANCE):
             raise ConfigError(f"node must be a decision or chance node of the trunk, not {node!r}")
-        _, rec = solver.sweep_from(kernel.MODE_BEST_RESPONSE, self.player ^ 1, _NO_UPDATE, 0,
-                                   solver.entering_reach(True),
-                                   np.array(tree.initial_reach[self.player]), record=int(node))
-        return rec[2].copy()
+        return solver.best_response_cfv(solver.opponent, int(node))
 
 
 class ResolvingSolver(DepthLimitedSolver):
@@ -204,6 +201,15 @@ class ResolvingSolver(DepthLimitedSolver):
         if player == self.opponent:
             return self.entering_reach(average)
         return np.array(self.tree.initial_reach[player])
+
+    def best_response_cfv(self, player: int, node: int) -> np.ndarray:
+        """``[H_player]``: ``player``'s best-response counterfactual values at ``node`` against
+        the other's average strategy, both entering with ``root_reach`` (the opponent through
+        the gadget)."""
+        _, rec = self.sweep_from(kernel.MODE_BEST_RESPONSE, player, _NO_UPDATE, 0,
+                                 self.root_reach(player), self.root_reach(1 - player),
+                                 record=int(node))
+        return rec[2].copy()
 
     def _value(self, player: int, values: np.ndarray) -> float:
         own = np.array(self.tree.initial_reach[self.player])

@@ -18,30 +18,25 @@ tree are rescaled by the ratio of the two scales of the re-solving player's rang
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.holdem_spot import HoldemSpot, SpotSolution, build_spot_tree, combo_indices
+from pokerzoo.public.holdem_spot import (
+    HoldemSpot,
+    SpotSolution,
+    build_spot_tree,
+    combo_indices,
+    solve_until,
+)
 from pokerzoo.public.resolve import ResolvingSolver, node_beliefs
 from pokerzoo.public.subgame import tree_subgame
-
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
 def best_response_values(solver: object, node: int, player: int) -> np.ndarray:
     """``player``'s best-response counterfactual values at ``node`` of a solved spot, against
     the other's average strategy (a gadget solve's opponent entering with its gadget reach)."""
     if isinstance(solver, ResolvingSolver):
-        tree = solver.tree
-        reach = [np.array(tree.initial_reach[0]), np.array(tree.initial_reach[1])]
-        reach[solver.opponent] = solver.entering_reach(True)
-        _, rec = solver.sweep_from(kernel.MODE_BEST_RESPONSE, player, _NO_UPDATE, 0,
-                                   reach[player].copy(), reach[1 - player].copy(),
-                                   record=int(node))
-        return np.array(rec[2])
+        return solver.best_response_cfv(player, int(node))
     return np.array(node_beliefs(solver, int(node))[f"br_cfv{player}"])  # type: ignore[arg-type]
 
 
@@ -70,20 +65,8 @@ def gadget_solve(spot: HoldemSpot, resolver: int, previous: SpotSolution, node: 
     tree = build_spot_tree(spot)
     values = carried_values(previous, node, 1 - resolver, tree, scale)
     solver = ResolvingSolver(tree_subgame(tree), resolver, values, None, "cfrd")
-    result = SpotSolution(spot, tree, solver)
-    start = time.perf_counter()
-    pct = solver.exploitability_pct()
-    result.history.append((0, 0.0, pct))
-    while solver.iterations < max_iterations and pct > exploitability_pct:
-        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
-            break
-        solver.iterate(min(check_every, max_iterations - solver.iterations))
-        pct = solver.exploitability_pct()
-        result.history.append((solver.iterations, time.perf_counter() - start, pct))
-    result.iterations = solver.iterations
-    result.seconds = time.perf_counter() - start
-    result.exploitability_pct = pct
-    return result
+    return solve_until(SpotSolution(spot, tree, solver), exploitability_pct, max_iterations,
+                       max_seconds, check_every)
 
 
 __all__ = ["best_response_values", "carried_values", "gadget_solve"]
