@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -230,7 +231,9 @@ class PublicSolver:
     _terminal_kind: int | None
     _typed_data: tuple[Any, Any]
     _tasks: list[tuple[int, int]]
-    _by_size: list[tuple[int, int]]
+    _task_front: np.ndarray
+    _task_start: np.ndarray
+    _chunks: list[np.ndarray]
     _frontier: np.ndarray
     _chance_index: np.ndarray
 
@@ -270,13 +273,14 @@ class PublicSolver:
         self._frontier, self._chance_index = _frontier(tree)
         self._tasks = [(i, c) for i, n in enumerate(self._frontier.tolist())
                        for c in tree.children(n)]
-        # The largest subtrees go first (longest-processing-time order, so no thread is left
-        # with a big one at the end); only the order is kept, not a cost per node.
+        # Threads take the subtrees in chunks, largest first (so no thread is left with a big
+        # one at the end); only the chunks are kept, not a cost per node.
+        self._task_front = np.array([i for i, _ in self._tasks], dtype=np.int64)
+        self._task_start = np.array([c for _, c in self._tasks], dtype=np.int64)
+        self._chunks: list[np.ndarray] = []
         if self.config.threads > 1 and self._tasks:
-            cost = _subtree_cost(tree)
-            self._by_size = sorted(self._tasks, key=lambda task: -cost[task[1]])
-        else:
-            self._by_size = list(self._tasks)
+            self._chunks = _guided_chunks(_subtree_cost(tree)[self._task_start],
+                                          self.config.threads)
         self._pool: ThreadPoolExecutor | None = None
 
     def _allocate(self, locked_entries: int) -> None:
@@ -316,18 +320,11 @@ class PublicSolver:
               update: bool = True, fronts: tuple[np.ndarray, ...] | None = None,
               frontier_record: bool = False) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         tree = self.tree
-        other = 1 - trav
-        ht, ho = tree.num_hands(trav), tree.num_hands(other)
+        ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
         rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
         if fronts is None:
             fronts = (np.zeros((0, ht)), np.zeros((0, ho)), np.zeros((0, ht)))
-        pos, neg, floor, sum_discount, sum_weight = scalars
-        head = (mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
-                tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
-                tree.card_masks[other], own, opp, self.config.storage == "compressed",
-                self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-                self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
-                self.max_depth, self.max_actions, record, *rec)
+        head = (*self._head(mode, trav, scalars, own, opp), record, *rec)
         tail = (start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
                 *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_row,
                 tree.iso_perm[trav])
@@ -337,39 +334,70 @@ class PublicSolver:
             values = kernel.sweep_cached(*head, self._terminal_kind, *self._typed_data, *tail)
         return values, rec
 
+    def _head(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
+              own: np.ndarray, opp: np.ndarray) -> tuple[Any, ...]:
+        """The arguments every sweep entry point starts with, up to ``max_actions``."""
+        tree = self.tree
+        pos, neg, floor, sum_discount, sum_weight = scalars
+        return (mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
+                tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
+                tree.card_masks[1 - trav], own, opp, self.config.storage == "compressed",
+                self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
+                self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
+                self.max_depth, self.max_actions)
+
+    def _call_tasks(self, mode: int, trav: int,
+                    scalars: tuple[float, float, bool, float, float], positions: np.ndarray,
+                    fronts: tuple[np.ndarray, ...], values: np.ndarray) -> None:
+        """The CFR passes of the subtrees ``self._tasks[p]`` for ``p`` in ``positions`` (one
+        compiled call), their values into ``values[p]``."""
+        tree = self.tree
+        ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
+        rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
+        head = (*self._head(mode, trav, scalars, np.empty(ht), np.empty(ho)), *rec)
+        tail = (self._chance_index, fronts[0], fronts[1], tree.iso_offset, tree.iso_count,
+                tree.iso_card, tree.iso_row, tree.iso_perm[trav], positions, self._task_front,
+                self._task_start, values)
+        if self._terminal_kind is None:
+            kernel.sweep_tasks(*head, self._kernel, self._data, *tail)
+        else:
+            kernel.sweep_tasks_cached(*head, self._terminal_kind, *self._typed_data, *tail)
+
     def _parallel(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                   own: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """The same pass in three steps: the reaches at the first chance nodes, their
         children's subtrees on ``threads`` threads (each subtree's storage is its own), then
-        the part above with those chance values (summed in child order, as one thread would)."""
+        the part above with those chance values (summed in child order, as one thread would).
+
+        The subtrees go out in chunks, largest first and smaller as fewer remain (guided
+        scheduling), each chunk one compiled call: a few dozen calls a pass where one per
+        subtree cost several percent. Which thread sweeps which subtree changes nothing in
+        the results."""
         tree = self.tree
-        other = 1 - trav
         count = self._frontier.shape[0]
-        fronts = (np.zeros((count, tree.num_hands(trav))),
-                  np.zeros((count, tree.num_hands(other))),
-                  np.zeros((count, tree.num_hands(trav))))
+        ht = tree.num_hands(trav)
+        fronts = (np.zeros((count, ht)), np.zeros((count, tree.num_hands(1 - trav))),
+                  np.zeros((count, ht)))
         self._call(mode, trav, scalars, 0, own, opp, update=False, fronts=fronts,
                    frontier_record=True)
-        keep_own = ~tree.card_masks[trav]
-        keep_opp = ~tree.card_masks[other]
+        values = np.empty((len(self._tasks), ht))
+        chunks = self._chunks
+        taken = itertools.count()  # next() on it is atomic under the interpreter lock
 
-        def run(task: tuple[int, int]) -> np.ndarray:
-            i, c = task
-            card = int(tree.chance_card[c])
-            return self._call(mode, trav, scalars, c, fronts[0][i] * keep_own[card],
-                              fronts[1][i] * keep_opp[card])[0]
+        def work() -> None:
+            while (k := next(taken)) < len(chunks):
+                self._call_tasks(mode, trav, scalars, chunks[k], fronts, values)
 
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.config.threads)
-        # Largest subtrees first; the values are summed in child order all the same.
-        done = dict(zip(self._by_size, self._pool.map(run, self._by_size), strict=True))
-        for (i, c), values in ((task, done[task]) for task in self._tasks):
-            card = int(tree.chance_card[c])
-            weight = tree.chance_weight[c]
-            fronts[2][i] += weight * (values * keep_own[card])
-            for k in range(int(tree.iso_offset[c]), int(tree.iso_offset[c] + tree.iso_count[c])):
-                perm = tree.iso_perm[trav][tree.iso_row[k]]
-                fronts[2][i] += weight * (values[perm] * keep_own[int(tree.iso_card[k])])
+            self._pool = ThreadPoolExecutor(self.config.threads - 1)
+        helpers = [self._pool.submit(work) for _ in range(self.config.threads - 1)]
+        work()  # this thread sweeps too
+        for helper in helpers:
+            helper.result()
+        kernel.gather_chance_values(self._task_front, self._task_start, values,
+                                    tree.chance_card, tree.chance_weight, tree.card_masks[trav],
+                                    tree.iso_offset, tree.iso_count, tree.iso_card,
+                                    tree.iso_row, tree.iso_perm[trav], fronts[2])
         return self._call(mode, trav, scalars, 0, own, opp, fronts=fronts)[0]
 
     def iterate(self, n: int = 1) -> None:
@@ -499,6 +527,27 @@ def _subtree_cost(tree: PublicTree) -> np.ndarray:
         nodes = np.flatnonzero(tree.depth == level)
         np.add.at(cost, tree.parent[nodes], cost[nodes])
     return cost
+
+
+def _guided_chunks(cost: np.ndarray, threads: int, per_thread: int = 2) -> list[np.ndarray]:
+    """The task positions, largest ``cost`` first, cut into chunks that each hold about
+    ``1 / (per_thread x threads)`` of the work still left (at least one task): big chunks
+    while much remains, single tasks at the end, so the threads finish together."""
+    order = np.argsort(-cost, kind="stable")
+    left = float(cost.sum())
+    chunks: list[np.ndarray] = []
+    start = 0
+    while start < order.size:
+        target = left / (per_thread * threads)
+        end = start + 1
+        taken = float(cost[order[start]])
+        while end < order.size and taken < target:
+            taken += float(cost[order[end]])
+            end += 1
+        chunks.append(order[start:end].astype(np.int64))
+        left -= taken
+        start = end
+    return chunks
 
 
 def _frontier(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:

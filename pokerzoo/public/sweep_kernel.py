@@ -311,6 +311,8 @@ def _walker(term: Any) -> Any:
         traverser is linear in the opponent's reach)."""
         ht = reach_trav.shape[0]
         ho = reach_opp.shape[0]
+        # Allocated here, not passed in: fresh arrays let the compiler know that they alias
+        # nothing (buffers passed in and reused were measured 2.5% slower).
         depth = max_depth + 1
         width = max(ht, ho)
         own_r = np.empty((depth, ht))
@@ -455,7 +457,62 @@ def _walker(term: Any) -> Any:
             d -= 1
         return val[0].copy()
 
-    return walk
+    @numba.njit(nogil=True)
+    def walk_tasks(mode, trav, kind, player, first_child, num_children, chance_card,
+                   chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
+                   regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
+                   pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions, rec_own,
+                   rec_opp, rec_value, rec_actions, kern, tdata, chance_index, front_own,
+                   front_opp, iso_offset, iso_count, iso_card, iso_row, iso_perm,
+                   positions, task_front, task_start, values):
+        """The CFR passes of the subtrees ``task_start[p]`` for ``p`` in ``positions``, one
+        after another: each from the reaches recorded at its frontier chance node
+        ``task_front[p]`` less the hands its card blocks (``reach_trav`` / ``reach_opp`` are
+        scratch), its values into ``values[p]``."""
+        ht = reach_trav.shape[0]
+        ho = reach_opp.shape[0]
+        for p in positions:
+            i = task_front[p]
+            c = task_start[p]
+            card = chance_card[c]
+            # A product with 1.0 or 0.0, as the numpy expression this replaced computed it.
+            for h in range(ht):
+                reach_trav[h] = front_own[i, h] * (0.0 if mask_trav[card, h] else 1.0)
+            for h in range(ho):
+                reach_opp[h] = front_opp[i, h] * (0.0 if mask_opp[card, h] else 1.0)
+            values[p, :] = walk(mode, trav, kind, player, first_child, num_children,
+                                chance_card, chance_weight, offset, mask_trav, mask_opp,
+                                reach_trav, reach_opp, compressed, regrets, sums, regrets16,
+                                sums16, rscale, sscale, lock_offset, lock_values, pos, neg,
+                                floor, sum_discount, sum_weight, max_depth, max_actions, -1,
+                                rec_own, rec_opp, rec_value, rec_actions, kern, tdata, c, True,
+                                False, False, chance_index, front_own, front_opp, front_own,
+                                iso_offset, iso_count, iso_card, iso_row, iso_perm)
+
+    return walk, walk_tasks
+
+
+@numba.njit(cache=True, nogil=True)
+def gather_chance_values(task_front, task_start, values, chance_card, chance_weight,
+                         mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm,
+                         front_value):
+    """Each frontier chance node's values for the traverser: ``front_value[task_front[p]]``
+    gets ``chance_weight x values[p]`` over the hands the card leaves, plus the same for each
+    isomorphic card with the hands permuted; summed in task order, that is child order, as a
+    single sweep sums them."""
+    for p in range(task_front.shape[0]):
+        i = task_front[p]
+        c = task_start[p]
+        w = chance_weight[c]
+        card = chance_card[c]
+        for h in range(front_value.shape[1]):
+            front_value[i, h] += w * (values[p, h] * (0.0 if mask_trav[card, h] else 1.0))
+        for k in range(iso_offset[c], iso_offset[c] + iso_count[c]):
+            other = iso_card[k]
+            perm = iso_perm[iso_row[k]]
+            for h in range(front_value.shape[1]):
+                front_value[i, h] += w * (values[p, perm[h]]
+                                          * (0.0 if mask_trav[other, h] else 1.0))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -475,8 +532,8 @@ def _any_terminal(node, player, opp_reach, out, tdata, kern):
     kern(node, player, opp_reach, out, tdata)
 
 
-_walk_known = _walker(_known_terminal)
-_walk_any = _walker(_any_terminal)
+_walk_known, _walk_tasks_known = _walker(_known_terminal)
+_walk_any, _walk_tasks_any = _walker(_any_terminal)
 
 
 # Not cached: its terminal kernel arrives as an argument, which numba types by the kernel
@@ -531,3 +588,46 @@ def sweep_cached(mode, trav, kind, player, first_child, num_children, chance_car
                  (tkind, dense, holdem, scratch), start, update, frontier, frontier_record,
                  chance_index, front_own, front_opp, front_value, iso_offset, iso_count,
                  iso_card, iso_row, iso_perm)
+
+
+# The parallel CFR pass's middle step: many subtrees in one call (a dispatch per subtree cost
+# more than the Python around it and made the threads hand the interpreter lock back and
+# forth several hundred times a pass).
+@numba.njit(nogil=True)
+def sweep_tasks(mode, trav, kind, player, first_child, num_children, chance_card,
+                chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
+                regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos,
+                neg, floor, sum_discount, sum_weight, max_depth, max_actions, rec_own, rec_opp,
+                rec_value, rec_actions, kernel, data, chance_index, front_own, front_opp,
+                iso_offset, iso_count, iso_card, iso_row, iso_perm, positions, task_front,
+                task_start, values):
+    """``MODE_CFR`` passes of several subtrees below the frontier chance nodes (see
+    ``walk_tasks`` in ``_walker``), with any terminal kernel (as ``sweep``)."""
+    _walk_tasks_any(mode, trav, kind, player, first_child, num_children, chance_card,
+                    chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
+                    compressed, regrets, sums, regrets16, sums16, rscale, sscale, lock_offset,
+                    lock_values, pos, neg, floor, sum_discount, sum_weight, max_depth,
+                    max_actions, rec_own, rec_opp, rec_value, rec_actions, kernel, data,
+                    chance_index, front_own, front_opp, iso_offset, iso_count, iso_card,
+                    iso_row, iso_perm, positions, task_front, task_start, values)
+
+
+@numba.njit(cache=True, nogil=True)
+def sweep_tasks_cached(mode, trav, kind, player, first_child, num_children, chance_card,
+                       chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
+                       compressed, regrets, sums, regrets16, sums16, rscale, sscale,
+                       lock_offset, lock_values, pos, neg, floor, sum_discount, sum_weight,
+                       max_depth, max_actions, rec_own, rec_opp, rec_value, rec_actions, tkind,
+                       dense, holdem, chance_index, front_own, front_opp, iso_offset,
+                       iso_count, iso_card, iso_row, iso_perm, positions, task_front,
+                       task_start, values):
+    """``sweep_tasks`` with the terminals this package ships (as ``sweep_cached``)."""
+    scratch = np.empty(NUM_CARDS + max(reach_trav.shape[0], reach_opp.shape[0]))
+    _walk_tasks_known(mode, trav, kind, player, first_child, num_children, chance_card,
+                      chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
+                      compressed, regrets, sums, regrets16, sums16, rscale, sscale,
+                      lock_offset, lock_values, pos, neg, floor, sum_discount, sum_weight,
+                      max_depth, max_actions, rec_own, rec_opp, rec_value, rec_actions, 0,
+                      (tkind, dense, holdem, scratch), chance_index, front_own, front_opp,
+                      iso_offset, iso_count, iso_card, iso_row, iso_perm, positions, task_front,
+                      task_start, values)

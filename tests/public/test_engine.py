@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
 from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.exact import best_response_values, exploitability
 from pokerzoo.games import load_game
+from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.results import load_solver, node_result, save_solver
 from pokerzoo.public.small_games import (
     DenseTerminals,
@@ -189,6 +191,23 @@ def test_threads_give_the_same_bits(leduc, storage):
     two.iterate(20)
     for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale"):
         assert np.array_equal(getattr(one, key), getattr(two, key))
+    assert one.best_response_values() == two.best_response_values()
+
+
+@numba.njit
+def _dense_by_another_name(node, player, opp_reach, out, data):
+    kernel.dense_terminal_kernel(node, player, opp_reach, out, data)
+
+
+def test_threads_give_the_same_bits_with_a_terminal_kernel_of_ones_own(leduc):
+    """A kernel this package does not know goes through the uncached sweep, in chunks of
+    subtrees on the threads as well."""
+    one = PublicSolver(leduc.tree, algorithm="postflop")
+    two = PublicSolver(leduc.tree, algorithm="postflop", threads=2)
+    two._kernel, two._terminal_kind = _dense_by_another_name, None
+    one.iterate(10)
+    two.iterate(10)
+    assert np.array_equal(one.regrets, two.regrets) and np.array_equal(one.sums, two.sums)
     assert one.best_response_values() == two.best_response_values()
 
 
