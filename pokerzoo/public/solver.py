@@ -136,7 +136,7 @@ def discounts(config: SolverConfig, t: int) -> tuple[float, float, bool, float, 
 def estimate_memory(
     num_nodes: int, storage_size: int, max_depth: int, max_actions: int, max_hands: int,
     storage: str = "f32", locked_entries: int = 0, threads: int = 1,
-    tree_bytes: int | None = None,
+    tree_bytes: int | None = None, frontier_nodes: int = 0, frontier_tasks: int = 0,
 ) -> int:
     """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
     (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
@@ -145,7 +145,9 @@ def estimate_memory(
     ``NODE_BYTES`` a node); ``tree_bytes``, once it exists, is what its arrays and terminal
     tables hold (``tree_memory``). Not in it: the process itself (Python, numpy, numba and the
     compiled code: about 0.1 GiB) and what building the tree held at its peak (the solver
-    returns what the build freed to the system before it allocates)."""
+    returns what the build freed to the system before it allocates). With ``threads > 1``,
+    ``frontier_nodes`` and ``frontier_tasks`` (the first chance nodes and their children, known
+    once the tree exists) count what a threaded pass keeps per chance node and subtree."""
     if storage not in STORAGES:
         raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
     per_entry = 8 if storage == "f32" else 4
@@ -156,8 +158,11 @@ def estimate_memory(
     # offsets (int32).
     solver_nodes = (2 + (4 if locked_entries else 0)) * num_nodes
     nodes = (NODE_BYTES * num_nodes if tree_bytes is None else tree_bytes) + solver_nodes
+    # A threaded pass: both reaches and the values at each first chance node, and each
+    # subtree's values until they are summed.
+    frontier = 8 * max_hands * (3 * frontier_nodes + frontier_tasks) if threads > 1 else 0
     return (nodes + per_entry * storage_size + scales + 8 * locked_entries
-            + (1 + threads) * sweep)
+            + (1 + threads) * sweep + frontier)
 
 
 def tree_memory(tree: PublicTree, terminal_data: tuple[Any, ...] = ()) -> int:
@@ -255,10 +260,15 @@ class PublicSolver:
         self.max_depth = int(tree.depth.max())
         # The terminal tables first: the memory need counts them with the tree's arrays.
         self._kernel, self._data = tree.terminals.compiled(tree)
+        self._frontier, self._chance_index = _frontier(tree)
+        self._tasks = [(i, c) for i, n in enumerate(self._frontier.tolist())
+                       for c in tree.children(n)]
         need = estimate_memory(tree.num_nodes, tree.storage_size, self.max_depth,
                                self.max_actions, max(tree.num_hands(0), tree.num_hands(1)),
                                self.config.storage, locked_entries, self.config.threads,
-                               tree_bytes=tree_memory(tree, self._data))
+                               tree_bytes=tree_memory(tree, self._data),
+                               frontier_nodes=self._frontier.size,
+                               frontier_tasks=len(self._tasks))
         if need > self.config.max_memory_bytes:
             raise TreeTooLargeError(
                 f"solving this tree needs about {_size(need)}, over the limit of "
@@ -270,9 +280,6 @@ class PublicSolver:
         self._allocate(locked_entries)
         self.iterations = 0
         self._terminal_kind, self._typed_data = _known_terminals(self._kernel, self._data)
-        self._frontier, self._chance_index = _frontier(tree)
-        self._tasks = [(i, c) for i, n in enumerate(self._frontier.tolist())
-                       for c in tree.children(n)]
         # Threads take the subtrees in chunks, largest first (so no thread is left with a big
         # one at the end); only the chunks are kept, not a cost per node.
         self._task_front = np.array([i for i, _ in self._tasks], dtype=np.int64)

@@ -117,7 +117,15 @@ def test_memory_estimate_covers_what_the_solver_allocates(turn_tree):
             tree.num_nodes, tree.storage_size, int(tree.depth.max()),
             int(tree.num_children[decisions].max()),
             max(tree.num_hands(0), tree.num_hands(1)), storage, 0, 2,
-            tree_bytes=tree_held + own)
+            tree_bytes=tree_held + own, frontier_nodes=solver._frontier.size,
+            frontier_tasks=len(solver._tasks))
+        # What a threaded pass keeps beyond the sweeps' buffers is counted as well.
+        assert solver.memory_bytes - estimate_memory(
+            tree.num_nodes, tree.storage_size, int(tree.depth.max()),
+            int(tree.num_children[decisions].max()),
+            max(tree.num_hands(0), tree.num_hands(1)), storage, 0, 2,
+            tree_bytes=tree_held + own) == 8 * max(tree.num_hands(0), tree.num_hands(1)) * (
+                3 * solver._frontier.size + len(solver._tasks)) > 0
 
 
 def test_builder_module_is_the_tree_modules_builder():
