@@ -46,6 +46,13 @@ def parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", default="runs/hunl_spot_deep_cfr", help="the blueprint's run")
     ap.add_argument("--deals", type=int, default=40, help="duplicate deals of the match")
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="index of this state's first deal (a second process on other deals: "
+                         "give it its own --state, --lbr-deals 0 and --no-spot, and --merge "
+                         "its file into the first's report)")
+    ap.add_argument("--merge", nargs="*", default=[], metavar="STATE",
+                    help="state files of processes that played other deals (--first-deal): "
+                         "their deals are added to this report (nothing is played)")
     ap.add_argument("--lbr-deals", type=int, default=10, help="LBR deals of each policy")
     ap.add_argument("--chunk", type=int, default=20, help="deals between saves")
     ap.add_argument("--streets", default="turn,river")
@@ -85,6 +92,35 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         out["continual"] = True
     if args.gadget != "unsafe":
         out["gadget"] = args.gadget
+    if args.first_deal:
+        out["first_deal"] = args.first_deal
+    return out
+
+
+def merged(state: dict[str, Any], others: list[Path]) -> dict[str, Any]:
+    """``state`` with the deals, re-solves and fallbacks of other processes' state files
+    added (same settings but for ``first_deal``; their deal indices are in ``deal_ranges``)."""
+    first = state["settings"].get("first_deal", 0)
+    out = {**state, "deal_ranges": [[first, first + len(state["match"])]]}
+    for path in others:
+        other = json.loads(path.read_text())
+        mine = {k: v for k, v in state["settings"].items() if k != "first_deal"}
+        theirs = {k: v for k, v in other["settings"].items() if k != "first_deal"}
+        if mine != theirs:
+            sys.exit(f"{path} holds deals of other settings {other['settings']}")
+        start = other["settings"].get("first_deal", 0)
+        out["deal_ranges"] = [*out["deal_ranges"], [start, start + len(other["match"])]]
+        for key in ("match", "baseline", "resolve_seconds", "resolve_iterations",
+                    "resolve_rounds", "resolve_pct"):
+            out[key] = out[key] + other[key]
+        pad = len(other["resolve_seconds"]) - len(other.get("resolve_origins") or [])
+        mine_pad = len(state["resolve_seconds"]) - len(state.get("resolve_origins") or [])
+        out["resolve_origins"] = (["street"] * mine_pad + list(state.get("resolve_origins") or [])
+                                  + ["street"] * pad + list(other.get("resolve_origins") or []))
+        out["fallbacks"] = {k: out["fallbacks"].get(k, 0) + v
+                            for k, v in other["fallbacks"].items()}
+        out["max_chip_gap"] = max(out["max_chip_gap"], other["max_chip_gap"])
+        out["wall_seconds"] = out["wall_seconds"] + other["wall_seconds"]
     return out
 
 
@@ -182,12 +218,18 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         rows.append(["same, minus blueprint-vs-blueprint on the same streams", n,
                      f"{mu * scale:+.1f} ± {ci * scale:.1f}"])
         touched = int(np.sum(np.abs(m[:n, 0] - b[:n, 0]) > 1e-9))
+        ranges = state.get("deal_ranges")
+        where = ("" if not ranges or len(ranges) < 2 else " Deal indices played: "
+                 + ", ".join(f"{a:,}-{b - 1:,}" for a, b in ranges)
+                 + " (processes in parallel, each on a range fixed before it started).")
         lines += [table(["match", "deals", "resolver bb/100 (95% CI)"], rows), "",
-                  f"Deals whose result the re-solves changed: {touched} of {n}.", ""]
+                  f"Deals whose result the re-solves changed: {touched} of {n}.{where}", ""]
     sec = np.asarray(state["resolve_seconds"], dtype=float)
     if len(sec):
         rounds = np.asarray(state["resolve_rounds"])
-        origins = list(state.get("resolve_origins") or ["street"] * len(sec))
+        # Files from before origins were recorded hold street-start re-solves only: pad those.
+        recorded = list(state.get("resolve_origins") or [])
+        origins = ["street"] * (len(sec) - len(recorded)) + recorded
         its = np.asarray(state["resolve_iterations"], dtype=float)
         pct = np.asarray(state["resolve_pct"], dtype=float)
         rows = []
@@ -277,11 +319,16 @@ def main() -> None:
 
     state_path, out = Path(args.state), Path(args.out)
     state = load_state(state_path, args)
+    _, build = blueprint_record(Path(args.run))
+    game = load_game(build["game"], **(build.get("game_params") or {}))
+    if args.merge:
+        text = report(merged(state, [Path(p) for p in args.merge]), args, game.chip_unit)
+        write_atomically(out, text)
+        print(text)
+        return
     start = time.perf_counter()
     base_wall = state["wall_seconds"]
     base_fallbacks = dict(state["fallbacks"])  # earlier processes' counts: a resume adds to them
-    _, build = blueprint_record(Path(args.run))
-    game = load_game(build["game"], **(build.get("game_params") or {}))
     agent = make_agent("resolver", game, blueprint=args.run, streets=args.streets,
                        iterations=args.iterations, exploitability_pct=args.exploitability_pct,
                        turn_raise_cap=args.turn_raise_cap,
@@ -321,8 +368,11 @@ def main() -> None:
         d0 = len(state["match"])
         if d0 < args.deals:
             d1 = min(d0 + args.chunk, args.deals)
-            part = play_deals(MatchSpec(game, (resolver, blueprint), entropy), (d0, d1))
-            base = play_deals(MatchSpec(game, (blueprint, blueprint), entropy), (d0, d1))
+            first = args.first_deal
+            part = play_deals(MatchSpec(game, (resolver, blueprint), entropy),
+                              (first + d0, first + d1))
+            base = play_deals(MatchSpec(game, (blueprint, blueprint), entropy),
+                              (first + d0, first + d1))
             state["match"] += part.per_deal.tolist()
             state["baseline"] += base.per_deal.tolist()
             bar.update(d1 - d0)

@@ -20,13 +20,15 @@ Two entry points share one body (``_walker``): ``sweep`` takes any terminal kern
 argument (compiled once per process and kernel: numba cannot cache a function typed by a
 dispatcher), ``sweep_cached`` dispatches the two kinds this package ships (``TERMINAL_DENSE``,
 ``TERMINAL_HOLDEM``) on typed data and is cached on disk, so a new process starts solving at
-once. Numba keys that cache on a hash of this file's text alone (touching it is not enough),
-so after editing the compiled functions of ``holdem_terminal.py`` the cached sweep keeps the
-old terminals: bump ``TERMINALS_REVISION`` below with every such edit. What makes a pass
-fast: reaches kept by reference (only the acting player's is copied), the opponent's
-strategy and the terminals skipped where its reach is all zero (and whole subtrees where
-nothing below is updated or recorded), loops over hands innermost, and hold'em terminals
-that read per-board hand tables in sequence without allocating.
+once. ``sweep_tasks`` / ``sweep_tasks_cached`` run the same body over several subtrees below
+the first chance nodes in one call (the solver's threads take them in chunks). Numba keys that
+cache on a hash of this file's text alone (touching it is not enough), so after editing the
+compiled functions of ``holdem_terminal.py`` the cached sweep keeps the old terminals: bump
+``TERMINALS_REVISION`` below with every such edit. What makes a pass fast: reaches kept by
+reference (only the acting player's is copied), the opponent's strategy and the terminals
+skipped where its reach is all zero (and whole subtrees where nothing below is updated or
+recorded), loops over hands innermost, and hold'em terminals that read per-board hand tables
+in sequence without allocating.
 
 Storage: float32 ``regrets`` / ``sums`` with ``offset[n]`` per decision node, or, compressed,
 int16 regrets and uint16 strategy sums with one float32 scale per node (the largest magnitude
