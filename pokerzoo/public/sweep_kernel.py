@@ -217,14 +217,6 @@ def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _scaled(src, scale, out, size):
-    """``out[:size] = src[:size] * scale[:size]`` (a reach times one action's strategy)."""
-    a, b, c = src[:size], scale[:size], out[:size]
-    for h in range(size):
-        c[h] = a[h] * b[h]
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
 def _masked(src, mask, out, size):
     """``out[:size] = src[:size]``, 0 where ``mask`` (the hands a dealt card blocks)."""
     a, m, c = src[:size], mask[:size], out[:size]
@@ -245,7 +237,7 @@ def _any_positive(reach, size):
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _scaled_live(src, scale, out, size):
-    """``_scaled`` that also says whether any product is above 0 (``src`` and ``scale`` are
+    """``_product`` that also says whether any product is above 0 (``src`` and ``scale`` are
     never negative): one loop instead of a product, then a count."""
     a, b, c = src[:size], scale[:size], out[:size]
     count = 0
@@ -266,7 +258,8 @@ def _add(a, out, size):
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _product(a, b, out, size):
-    """``out[:size] = a[:size] * b[:size]``."""
+    """``out[:size] = a[:size] * b[:size]`` (a reach times one action's strategy; a strategy
+    times its action's values)."""
     x, y, z = a[:size], b[:size], out[:size]
     for h in range(size):
         z[h] = x[h] * y[h]
@@ -385,7 +378,7 @@ def _walker(term: Any) -> Any:
                 e = d + 1
                 if k == DECISION:
                     if player[n] == trav:
-                        _scaled(own_r[trow[d]], strat[d, i], own_r[e], ht)
+                        _product(own_r[trow[d]], strat[d, i], own_r[e], ht)
                         trow[e] = e
                         orow[e] = orow[d]
                         live[e] = live[d]
