@@ -16,8 +16,14 @@ range solver from the blueprint's ranges, unsafe re-solving) is measured three w
 Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
 ``--out`` rewritten; a rerun with the same settings goes on where it stopped.
 
-    python bench/hunl_resolving.py --deals 1600 --lbr-deals 400        # the committed run
     python bench/hunl_resolving.py --deals 20000 --lbr-deals 4000 --state big.json --out big.md
+
+A second process on other deals (its own state), then one report over both:
+
+    python bench/hunl_resolving.py --deals 6000 --first-deal 9600 --lbr-deals 0 --no-spot \
+        --off-tree blueprint --state bench/results/hunl_resolving_part2.json --out part2.md
+    python bench/hunl_resolving.py --off-tree blueprint --deals 9600 --lbr-deals 400 \
+        --merge bench/results/hunl_resolving_part2.json      # the committed report
 """
 
 from __future__ import annotations
@@ -77,7 +83,13 @@ def parse() -> argparse.Namespace:
     ap.add_argument("--no-spot", action="store_true", help="skip the spot EV loss")
     ap.add_argument("--note", default=str(RESULTS / "hunl_resolving_note.md"),
                     help="a reading of the results, appended to the report if the file exists")
-    return ap.parse_args()
+    args = ap.parse_args()
+    if args.first_deal < 0:
+        ap.error(f"--first-deal must be 0 or more, not {args.first_deal}")
+    missing = [name for name in args.merge if not Path(name).is_file()]
+    if missing:
+        ap.error(f"--merge: no state file at {', '.join(missing)}")
+    return args
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
