@@ -116,10 +116,10 @@ class PublicTree:
     isomorphic cards a chance child stands for: rows of ``iso_card`` and ``iso_row`` ``[K]``,
     the distinct permutations ``iso_perm[p]`` ``[P, H_p]``; see the module docstring).
 
-    Built trees keep node indices in int32 (at most ``2**31 - 1`` nodes), hand indices in
-    ``iso_perm`` in int16, and ``offset`` in int32 while the storage has fewer than ``2**31``
-    entries (int64 past that); trees loaded from older checkpoints may hold wider integers,
-    which work the same.
+    Built trees keep node indices in int32 (at most ``2**31 - 1`` nodes), depths, label indices
+    and hand indices in ``iso_perm`` in int16 (where they fit), and ``offset`` in int32 while
+    the storage has fewer than ``2**31`` entries (int64 past that); trees loaded from older
+    checkpoints may hold wider integers, which work the same.
     """
 
     kind: np.ndarray

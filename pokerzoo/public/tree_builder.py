@@ -271,6 +271,12 @@ class PublicTreeBuilder:
         depth = np.zeros(n, dtype=np.int32)
         for i in range(1, n):
             depth[i] = depth[parent[i]] + 1
+        # Depths and label indices are small: int16 where they fit (2 MB less on the flop
+        # benchmark, which the batched river pass's buffers use).
+        if depth.max(initial=0) < 2**15:
+            depth = depth.astype(np.int16)
+        if len(labels) < 2**15:
+            label_index = label_index.astype(np.int16)
         return PublicTree(
             kind=_frozen(kind), player=_frozen(player), parent=_frozen(parent),
             depth=_frozen(depth), first_child=_frozen(fc), num_children=_frozen(num_children),

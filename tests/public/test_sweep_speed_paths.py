@@ -138,6 +138,7 @@ def test_built_trees_keep_compact_indices(turn_tree):
     tree = turn_tree
     for name in ("parent", "first_child", "terminal_data", "iso_offset", "offset"):
         assert getattr(tree, name).dtype == np.int32, name  # offset: storage < 2**31
+    assert tree.depth.dtype == tree.action_label.dtype == np.int16
     assert all(p.dtype == np.int16 for p in tree.iso_perm)
 
 
@@ -185,3 +186,43 @@ def test_regret_matching_divides_exactly() -> None:
             with np.errstate(divide="ignore", invalid="ignore"):
                 expected = np.where(total > 0.0, positive / total, 1.0 / actions)
             assert np.array_equal(out.view(np.int64), expected.view(np.int64))
+
+
+@pytest.fixture(scope="module")
+def flop_tree():
+    spot = HoldemSpot("QsJh2h", 100, 150, "AA,KK,AKs,T9s,87s:0.5,A5s,99",
+                      "JJ-TT,AQs,KQo:0.5,QJs,65s", flop_sizes="50%", turn_sizes="50%",
+                      river_sizes=("60%", "a"))
+    return build_spot_tree(spot)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batched_river_showdowns_keep_every_bit(flop_tree, threads):
+    """Each river board's showdowns of a turn subtree evaluated together (the default) give
+    the regrets and sums of evaluating them one by one, with a locked river node too."""
+    tree = flop_tree
+    river = next(n for n in np.flatnonzero(tree.kind == DECISION).tolist()
+                 if int(np.sum(tree.boards[tree.board[n]] >= 0)) == 5)
+    shape = (int(tree.num_children[river]), tree.num_hands(int(tree.player[river])))
+    locks = {river: np.full(shape, 1.0 / shape[0])}
+    one_by_one = PublicSolver(tree, threads=threads, batch_rivers=False, locks=locks)
+    batched = PublicSolver(tree, threads=threads, locks=locks)
+    assert batched._rivers is not None and one_by_one._rivers is None
+    one_by_one.iterate(3)
+    batched.iterate(3)
+    assert np.array_equal(one_by_one.regrets, batched.regrets)
+    assert np.array_equal(one_by_one.sums, batched.sums)
+    assert batched.exploitability() == one_by_one.exploitability()
+    # Its buffers are in the memory need, per thread.
+    assert batched.memory_bytes > one_by_one.memory_bytes
+
+
+def test_river_batching_needs_a_flop_tree_in_f32(turn_tree, flop_tree):
+    assert PublicSolver(turn_tree)._rivers is None  # the subtrees below the turn hold no chance
+    assert PublicSolver(flop_tree, storage="compressed")._rivers is None
+    solver = PublicSolver(flop_tree)
+    starts, nodes, max_group = solver._rivers
+    # Every chance node below the first ones (the turn cards) deals a river.
+    assert starts[-1] == nodes.size == int(np.sum(flop_tree.kind == 1)) - solver._frontier.size
+    assert all(int(np.sum(flop_tree.boards[flop_tree.board[n]] >= 0)) == 4 for n in nodes)
+    assert max_group > 0
