@@ -80,9 +80,9 @@ class SolverConfig:
     """Threads sweeping the subtrees below the first public chance nodes at once (hold'em:
     the turn cards). Results are bit for bit those of one thread."""
     batch_rivers: bool = True
-    """Hold'em trees from the flop, f32 storage: evaluate each river board's showdowns of a
-    turn subtree together (``sweep_kernel.sweep_tasks_rivers``). The same bits as one by
-    one, about 2x less work per showdown; ``False`` sweeps them one by one."""
+    """Hold'em trees from the flop, f32 storage: evaluate each river board's showdowns and
+    folds of a turn subtree together (``sweep_kernel.sweep_tasks_rivers``). The same bits as
+    one by one, about 2x less work per showdown; ``False`` sweeps them one by one."""
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:

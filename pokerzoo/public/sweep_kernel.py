@@ -533,14 +533,15 @@ _walk_any, _walk_tasks_any = _walker(_any_terminal)
 
 # ---------------------------------------------------------------------------------------------
 # River batching: one hold'em subtree below the first chance nodes (a turn card's betting),
-# with the showdowns of each river board evaluated together.
+# with the terminals of each river board evaluated together.
 #
-# A river board is reached by several turn lines of the same subtree (about 14 showdowns per
-# board and subtree on the flop benchmark, 26 on average per showdown). One showdown is a merge
-# of the two strength orders with a scatter into 52 per-card sums; evaluated together, each
-# step of the merge serves every showdown of the board at once (a loop over lanes the compiler
-# vectorises), 2.2x less work per showdown. Each lane does exactly the arithmetic of
-# ``_showdown_pass``, in the same order, so the values, and every regret, are the same bits.
+# A river board is reached by several turn lines of the same subtree (on the flop benchmark
+# about 14 showdowns and 10 folds per board and subtree; a showdown is in a group of 26 on
+# average). One showdown is a merge of the two strength orders with a scatter into 52
+# per-card sums; evaluated together, each step of the merge serves every showdown of the
+# board at once (a loop over lanes the compiler vectorises): 2.2x less work per showdown.
+# Folds likewise. Each lane does exactly the arithmetic of ``_showdown_pass`` / ``_fold_pass``,
+# in the same order, so the values, and every regret, are the same bits.
 #
 # The subtree is swept in three steps: the turn betting with the river chance nodes as
 # frontier leaves (their reaches recorded); then river card by river card, every turn line's
@@ -550,10 +551,10 @@ _walk_any, _walk_tasks_any = _walker(_any_terminal)
 # those values, updating the turn's regrets.
 
 RIVER_MIN_LANES = 6
-"""Showdowns of one board below which they are evaluated one by one (a vectorised loop over
+"""Showdowns (or folds) of one board below which they are evaluated one by one (a vectorised loop over
 fewer lanes costs more than it saves)."""
 RIVER_MAX_LANES = 32
-"""Showdowns evaluated in one merge (the scratch grows with it; 24-32 lanes are within 1% of
+"""Terminals evaluated in one pass over the hands (the scratch grows with it; 24-32 lanes are within 1% of
 the asymptote)."""
 
 
@@ -636,36 +637,104 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
 
 
 @numba.njit(cache=True, nogil=True)
+def _fold_lanes(lanes, slots, rows, cnt, idx, cards, same, ocnt, oidx, ocards, scale):
+    """``_fold_pass`` for ``lanes`` folds of one board at once (as ``_showdown_lanes``):
+    lane ``q`` reads the opponent's reach from ``rows[slots[q]]`` and writes its values,
+    times ``scale[q]``, there."""
+    reach = np.empty((ocnt, lanes))
+    for k in range(ocnt):
+        o = oidx[k]
+        for q in range(lanes):
+            reach[k, q] = rows[slots[q], o]
+    sums = np.zeros((NUM_CARDS, lanes))
+    total = np.zeros(lanes)
+    for k in range(ocnt):
+        r = reach[k]
+        a = sums[ocards[k, 0]]
+        c = sums[ocards[k, 1]]
+        for q in range(lanes):
+            total[q] += r[q]
+            a[q] += r[q]
+            c[q] += r[q]
+    value = np.empty((cnt, lanes))
+    for k in range(cnt):
+        a = sums[cards[k, 0]]
+        c = sums[cards[k, 1]]
+        v = value[k]
+        for q in range(lanes):
+            v[q] = total[q] - a[q] - c[q]
+        s = same[idx[k]]
+        if s >= 0:  # the identical combo: blocked twice, added back once
+            for q in range(lanes):
+                v[q] += rows[slots[q], s]
+        for q in range(lanes):
+            v[q] = scale[q] * v[q]
+    hands = rows.shape[1]
+    for q in range(lanes):
+        row = rows[slots[q]]
+        for h in range(hands):
+            row[h] = 0.0
+        for k in range(cnt):
+            row[idx[k]] = value[k, q]
+
+
+@numba.njit(cache=True, nogil=True)
 def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, single, lanes_at):
     """The values of the ``count`` terminals recorded in ``rows`` (each row: the opponent's
-    reach in, the traverser's values out): the showdowns of one board with equal stakes in
-    batches of lanes, every other terminal alone (``holdem_terminal_values``), 0 where the
-    opponent's reach was all zero."""
+    reach in, the traverser's values out): the showdowns with equal stakes and the folds of
+    the board of the first live terminal in batches of lanes, every other terminal alone
+    (``holdem_terminal_values``), 0 where the opponent's reach was all zero."""
     (kind, folder, contrib, board_of, same0, same1, cnt0, cnt1, fidx0, fidx1, fcards0, fcards1,
      sidx0, sidx1, sstr0, sstr1, scards0, scards1) = holdem
     opp = 1 - trav
     ht = same0.shape[0] if trav == 0 else same1.shape[0]
     ho = same1.shape[0] if trav == 0 else same0.shape[0]
-    lanes = 0
+    width = max(ht, ho)
+    showdowns = 0  # slots from the front of lanes_at
+    folds = 0  # slots from its back
     board = -1
-    for s in range(count):
-        n = term_node[s]
-        if not term_live[s]:
-            continue
-        if kind[n] == 3 and contrib[n, 0] == contrib[n, 1] and (board < 0 or board_of[n] == board):
-            board = board_of[n]
-            lanes_at[lanes] = s
-            lanes += 1
-            continue
-        holdem_terminal_values(n, trav, rows[s, :ho], single, holdem, scratch)
-        rows[s, :ht] = single[:ht]
     for s in range(count):
         if not term_live[s]:
             rows[s, :ht] = 0.0
-    if lanes == 0:
-        return
-    if lanes < RIVER_MIN_LANES:
-        for q in range(lanes):
+            continue
+        n = term_node[s]
+        if board < 0:
+            board = board_of[n]
+        if board_of[n] == board:
+            if kind[n] == 2:
+                folds += 1
+                lanes_at[lanes_at.shape[0] - folds] = s
+                continue
+            if contrib[n, 0] == contrib[n, 1]:
+                lanes_at[showdowns] = s
+                showdowns += 1
+                continue
+        holdem_terminal_values(n, trav, rows[s, :ho], single, holdem, scratch)
+        rows[s, :ht] = single[:ht]
+    if folds >= RIVER_MIN_LANES:
+        if trav == 0:
+            cnt, idx, cards, same = cnt0[board], fidx0[board], fcards0[board], same0
+            ocnt, oidx, ocards = cnt1[board], fidx1[board], fcards1[board]
+        else:
+            cnt, idx, cards, same = cnt1[board], fidx1[board], fcards1[board], same1
+            ocnt, oidx, ocards = cnt0[board], fidx0[board], fcards0[board]
+        end = lanes_at.shape[0]
+        for start in range(end - folds, end, RIVER_MAX_LANES):
+            lanes = min(RIVER_MAX_LANES, end - start)
+            slots = lanes_at[start:start + lanes]
+            scale = np.empty(lanes)
+            for q in range(lanes):
+                n = term_node[slots[q]]
+                scale[q] = contrib[n, opp] if folder[n] == opp else -contrib[n, trav]
+            _fold_lanes(lanes, slots, rows[:, :width], cnt, idx, cards, same, ocnt, oidx,
+                        ocards, scale)
+    else:
+        for q in range(lanes_at.shape[0] - folds, lanes_at.shape[0]):
+            s = lanes_at[q]
+            holdem_terminal_values(term_node[s], trav, rows[s, :ho], single, holdem, scratch)
+            rows[s, :ht] = single[:ht]
+    if showdowns < RIVER_MIN_LANES:
+        for q in range(showdowns):
             s = lanes_at[q]
             holdem_terminal_values(term_node[s], trav, rows[s, :ho], single, holdem, scratch)
             rows[s, :ht] = single[:ht]
@@ -676,16 +745,16 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
     else:
         cnt, idx, strn, cards = cnt1[board], sidx1[board], sstr1[board], scards1[board]
         ocnt, oidx, ostr, ocards = cnt0[board], sidx0[board], sstr0[board], scards0[board]
-    for start in range(0, lanes, RIVER_MAX_LANES):
-        width = min(RIVER_MAX_LANES, lanes - start)
-        slots = lanes_at[start:start + width]
-        win = np.empty(width)
-        lose = np.empty(width)
-        for q in range(width):
+    for start in range(0, showdowns, RIVER_MAX_LANES):
+        lanes = min(RIVER_MAX_LANES, showdowns - start)
+        slots = lanes_at[start:start + lanes]
+        win = np.empty(lanes)
+        lose = np.empty(lanes)
+        for q in range(lanes):
             n = term_node[slots[q]]
             win[q] = contrib[n, opp]
             lose[q] = -contrib[n, trav]
-        _showdown_lanes(width, slots, rows[:, :max(ht, ho)], cnt, idx, strn, cards, ocnt, oidx,
+        _showdown_lanes(lanes, slots, rows[:, :width], cnt, idx, strn, cards, ocnt, oidx,
                         ostr, ocards, win, lose)
 
 
