@@ -80,8 +80,8 @@ class SolverConfig:
     """Threads sweeping the subtrees below the first public chance nodes at once (hold'em:
     the turn cards). Results are bit for bit those of one thread."""
     batch_rivers: bool = True
-    """Hold'em trees from the flop, f32 storage: evaluate each river board's showdowns and
-    folds of a turn subtree together (``sweep_kernel.sweep_tasks_rivers``). The same bits as
+    """Hold'em trees from the flop: evaluate each river board's showdowns and folds of a
+    turn subtree together (``sweep_kernel.sweep_tasks_rivers``). The same bits as
     one by one, about 2x less work per showdown; ``False`` sweeps them one by one."""
 
     def __post_init__(self) -> None:
@@ -179,9 +179,10 @@ def river_memory(max_depth: int, max_actions: int, max_hands: int, max_group: in
                  most_rivers: int) -> int:
     """Bytes one thread's batched river pass holds (``sweep_kernel.sweep_tasks_rivers``): the
     river sweep's per-depth rows, the reaches and values of a subtree's river chance nodes,
-    the terminals of one river card (a row and three indices each) and the merge's scratch
-    for ``RIVER_MAX_LANES`` showdowns."""
+    the terminals of one river card (a row and three indices each), the merge's scratch
+    for ``RIVER_MAX_LANES`` showdowns and the 16-bit update's row."""
     depth = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
+    depth += 8 * max_actions * max_hands
     rivers = 8 * 3 * max_hands * max(most_rivers, 1)
     group = (8 * max_hands + 17) * max(max_group, 1)
     lanes = 8 * kernel.RIVER_MAX_LANES * (3 * max_hands + 52 + 2)
@@ -291,8 +292,7 @@ class PublicSolver:
         max_hands = max(tree.num_hands(0), tree.num_hands(1))
         self._rivers: tuple[np.ndarray, np.ndarray, int] | None = None
         river_bytes = 0
-        if (self.config.batch_rivers and self.config.storage == "f32"
-                and self._kernel is holdem_terminal_kernel and self._tasks):
+        if self.config.batch_rivers and self._kernel is holdem_terminal_kernel and self._tasks:
             self._rivers = _river_layout(tree, self._task_start, self._chance_index)
         if self._rivers is not None:
             starts, _, max_group = self._rivers
@@ -403,9 +403,8 @@ class PublicSolver:
                 self._task_start, values)
         if mode == kernel.MODE_CFR and self._rivers is not None:
             starts, nodes, max_group = self._rivers
-            kernel.sweep_tasks_rivers(
-                *head[1:13], *head[14:29], self._typed_data[1], *tail, starts, nodes,
-                max_group)
+            kernel.sweep_tasks_rivers(*head[1:29], self._typed_data[1], *tail, starts, nodes,
+                                      max_group)
         elif self._terminal_kind is None:
             kernel.sweep_tasks(*head, self._kernel, self._data, *tail)
         else:

@@ -760,13 +760,14 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
 
 @numba.njit(cache=True, nogil=True)
 def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_card, chance_weight,
-                       offset, mask_trav, mask_opp, reach_trav, reach_opp, regrets, sums,
+                       offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets,
+                       sums,
                        regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg,
                        floor, sum_discount, sum_weight, max_depth, max_actions, holdem,
                        chance_index, front_own, front_opp, iso_offset, iso_count, iso_card,
                        iso_row, iso_perm, positions, task_front, task_start, values,
                        river_start, river_nodes, max_group):
-    """``sweep_tasks_cached``'s CFR passes (f32 storage, hold'em terminals) with each river
+    """``sweep_tasks_cached``'s CFR passes (hold'em terminals) with each river
     board's showdowns evaluated together (see above): the same values, regrets and sums, bit
     for bit. ``river_nodes[river_start[p]:river_start[p + 1]]`` are the river chance nodes of
     subtree ``p``, each at its row ``chance_index[n]`` of the subtree's frontier, all dealing
@@ -800,6 +801,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
     strat = np.empty((depth, max_actions, width))
     act = np.empty((depth, max_actions, ht))
     total = np.empty(2 * width)
+    work = np.empty(max_actions * width)
     node_at = np.zeros(depth, dtype=np.int64)
     child_i = np.zeros(depth, dtype=np.int64)
     row_at = np.zeros(depth, dtype=np.int64)
@@ -814,7 +816,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
             reach_opp[h] = front_opp[i, h] * (0.0 if mask_opp[card, h] else 1.0)
         # 1. The turn betting, recording the reaches at its river chance nodes.
         _walk_known(MODE_CFR, trav, kind, player, first_child, num_children, chance_card,
-                    chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, False,
+                    chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
                     regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
                     pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions, -1,
                     rec_own, rec_opp, rec_value, rec_actions, 0, tdata, c, False, True, True,
@@ -847,7 +849,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
                                 rows[count, :ho] = opp_r[row_at[d]]
                             count += 1
                         elif player[n] != trav and live[d]:
-                            node_strategy(n, ho, num_children[n], False, offset, False,
+                            node_strategy(n, ho, num_children[n], False, offset, compressed,
                                           regrets, sums, regrets16, sums16, rscale, sscale,
                                           lock_offset, lock_values, total, strat[d])
                     if kind[n] < 2 and child_i[d] < num_children[n]:
@@ -886,7 +888,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
                             val[d, :] = rows[count, :ht]
                             count += 1
                         elif player[n] == trav:
-                            node_strategy(n, ht, num_children[n], False, offset, False,
+                            node_strategy(n, ht, num_children[n], False, offset, compressed,
                                           regrets, sums, regrets16, sums16, rscale, sscale,
                                           lock_offset, lock_values, total, strat[d])
                     if kind[n] < 2 and child_i[d] < num_children[n]:
@@ -905,7 +907,14 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
                         _product(strat[d, 0], act[d, 0], val[d], ht)
                         for a in range(1, actions):
                             _add_product(strat[d, a], act[d, a], val[d], ht)
-                        if not (n < lock_offset.shape[0] and lock_offset[n] >= 0):
+                        if n < lock_offset.shape[0] and lock_offset[n] >= 0:
+                            pass
+                        elif compressed:
+                            _update(n, ht, actions, strat[d], act[d], val[d], own_r[row_at[d]],
+                                    offset, compressed, regrets, sums, regrets16, sums16,
+                                    rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
+                                    work)
+                        else:
                             _update_f32(n, ht, actions, strat[d], act[d], val[d],
                                         own_r[row_at[d]], offset, regrets, sums, pos, neg,
                                         floor, sum_discount, sum_weight)
@@ -932,7 +941,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
         # 3. The turn betting again, with the river chance values: its regrets and sums.
         values[p, :] = _walk_known(
             MODE_CFR, trav, kind, player, first_child, num_children, chance_card,
-            chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, False, regrets,
+            chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets,
             sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
             sum_discount, sum_weight, max_depth, max_actions, -1, rec_own, rec_opp, rec_value,
             rec_actions, 0, tdata, c, True, True, False, chance_index, r_own, r_opp, r_val,

@@ -196,8 +196,8 @@ def flop_tree():
     return build_spot_tree(spot)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batched_river_showdowns_keep_every_bit(flop_tree, threads):
+@pytest.mark.parametrize(("threads", "storage"), [(1, "f32"), (2, "f32"), (2, "compressed")])
+def test_batched_river_showdowns_keep_every_bit(flop_tree, threads, storage):
     """Each river board's showdowns of a turn subtree evaluated together (the default) give
     the regrets and sums of evaluating them one by one, with a locked river node too."""
     tree = flop_tree
@@ -205,21 +205,22 @@ def test_batched_river_showdowns_keep_every_bit(flop_tree, threads):
                  if int(np.sum(tree.boards[tree.board[n]] >= 0)) == 5)
     shape = (int(tree.num_children[river]), tree.num_hands(int(tree.player[river])))
     locks = {river: np.full(shape, 1.0 / shape[0])}
-    one_by_one = PublicSolver(tree, threads=threads, batch_rivers=False, locks=locks)
-    batched = PublicSolver(tree, threads=threads, locks=locks)
+    one_by_one = PublicSolver(tree, threads=threads, batch_rivers=False, locks=locks,
+                              storage=storage)
+    batched = PublicSolver(tree, threads=threads, locks=locks, storage=storage)
     assert batched._rivers is not None and one_by_one._rivers is None
     one_by_one.iterate(3)
     batched.iterate(3)
-    assert np.array_equal(one_by_one.regrets, batched.regrets)
-    assert np.array_equal(one_by_one.sums, batched.sums)
+    for key in ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale"):
+        assert np.array_equal(getattr(one_by_one, key), getattr(batched, key)), key
     assert batched.exploitability() == one_by_one.exploitability()
     # Its buffers are in the memory need, per thread.
     assert batched.memory_bytes > one_by_one.memory_bytes
 
 
-def test_river_batching_needs_a_flop_tree_in_f32(turn_tree, flop_tree):
+def test_river_batching_needs_a_flop_tree(turn_tree, flop_tree):
     assert PublicSolver(turn_tree)._rivers is None  # the subtrees below the turn hold no chance
-    assert PublicSolver(flop_tree, storage="compressed")._rivers is None
+    assert PublicSolver(flop_tree, batch_rivers=False)._rivers is None
     solver = PublicSolver(flop_tree)
     starts, nodes, max_group = solver._rivers
     # Every chance node below the first ones (the turn cards) deals a river.
