@@ -551,11 +551,11 @@ _walk_any, _walk_tasks_any = _walker(_any_terminal)
 # those values, updating the turn's regrets.
 
 RIVER_MIN_LANES = 6
-"""Showdowns (or folds) of one board below which they are evaluated one by one (a vectorised loop over
-fewer lanes costs more than it saves)."""
+"""Showdowns (or folds) of one board below which they are evaluated one by one (a vectorised
+loop over fewer lanes costs more than it saves)."""
 RIVER_MAX_LANES = 32
-"""Terminals evaluated in one pass over the hands (the scratch grows with it; 24-32 lanes are within 1% of
-the asymptote)."""
+"""Terminals evaluated in one pass over the hands (the scratch grows with it; 24-32 lanes are
+within 1% of the asymptote)."""
 
 
 @numba.njit(cache=True, nogil=True)
