@@ -419,7 +419,8 @@ class PublicSolver:
         The subtrees go out in chunks, largest first and smaller as fewer remain (guided
         scheduling), each chunk one compiled call: a few dozen calls a pass where one per
         subtree cost several percent. Which thread sweeps which subtree changes nothing in
-        the results."""
+        the results. With batched rivers, CFR passes take this path on one thread as well
+        (the subtrees are the unit the batched river pass works in)."""
         tree = self.tree
         count = self._frontier.shape[0]
         ht = tree.num_hands(trav)
@@ -437,8 +438,8 @@ class PublicSolver:
 
         if self._pool is None and self.config.threads > 1:
             self._pool = ThreadPoolExecutor(self.config.threads - 1)
-        helpers = [self._pool.submit(work) for _ in range(self.config.threads - 1)
-                   ] if self._pool is not None else []
+        pool = self._pool
+        helpers = [pool.submit(work) for _ in range(self.config.threads - 1)] if pool else []
         work()  # this thread sweeps too
         for helper in helpers:
             helper.result()
