@@ -558,6 +558,40 @@ RIVER_MAX_LANES = 32
 within 1% of the asymptote)."""
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _gathered_lanes(rows, slots, lanes, oidx, ocnt):
+    """``out[k, q] = rows[slots[q], oidx[k]]``: the lanes' opponent reaches in the order of
+    ``oidx``, one row of lanes per hand (a fresh array: it aliases nothing)."""
+    out = np.empty((ocnt, lanes))
+    for k in range(ocnt):
+        o = oidx[k]
+        for q in range(lanes):
+            out[k, q] = rows[slots[q], o]
+    return out
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_lanes(r, total, a, c, lanes):
+    """One opponent hand into every lane: its reach ``r`` added to the total and to both of
+    its cards' sums."""
+    for q in range(lanes):
+        total[q] += r[q]
+        a[q] += r[q]
+        c[q] += r[q]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _scattered_lanes(values, rows, slots, lanes, idx, cnt):
+    """``rows[slots[q]]``: 0, then ``values[k, q]`` at hand ``idx[k]``."""
+    hands = rows.shape[1]
+    for q in range(lanes):
+        row = rows[slots[q]]
+        for h in range(hands):
+            row[h] = 0.0
+        for k in range(cnt):
+            row[idx[k]] = values[k, q]
+
+
 @numba.njit(cache=True, nogil=True)
 def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr, ocards, win,
                     lose):
@@ -565,11 +599,7 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
     lane ``q`` reads the opponent's reach from ``rows[slots[q]]`` and writes its values there
     (0 for the hands the board blocks), with ``win[q]`` / ``lose[q]``. The scratch is
     allocated here: fresh arrays alias nothing, so the loops over lanes vectorise."""
-    reach = np.empty((ocnt, lanes))
-    for j in range(ocnt):
-        o = oidx[j]
-        for q in range(lanes):
-            reach[j, q] = rows[slots[q], o]
+    reach = _gathered_lanes(rows, slots, lanes, oidx, ocnt)
     sums = np.zeros((NUM_CARDS, lanes))
     total = np.zeros(lanes)
     below = np.empty((cnt, lanes))
@@ -579,13 +609,7 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
     while k < cnt:
         s = strn[k]
         while j < ocnt and ostr[j] < s:
-            r = reach[j]
-            a = sums[ocards[j, 0]]
-            c = sums[ocards[j, 1]]
-            for q in range(lanes):
-                total[q] += r[q]
-                a[q] += r[q]
-                c[q] += r[q]
+            _add_lanes(reach[j], total, sums[ocards[j, 0]], sums[ocards[j, 1]], lanes)
             j += 1
         g = k
         while g < cnt and strn[g] == s:
@@ -596,13 +620,7 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
                 f[q] = win[q] * (total[q] - a[q] - c[q])
             g += 1
         while j < ocnt and ostr[j] == s:
-            r = reach[j]
-            a = sums[ocards[j, 0]]
-            c = sums[ocards[j, 1]]
-            for q in range(lanes):
-                total[q] += r[q]
-                a[q] += r[q]
-                c[q] += r[q]
+            _add_lanes(reach[j], total, sums[ocards[j, 0]], sums[ocards[j, 1]], lanes)
             j += 1
         for m in range(k, g):
             a = sums[cards[m, 0]]
@@ -612,13 +630,7 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
                 b[q] = total[q] - a[q] - c[q]
         k = g
     while j < ocnt:
-        r = reach[j]
-        a = sums[ocards[j, 0]]
-        c = sums[ocards[j, 1]]
-        for q in range(lanes):
-            total[q] += r[q]
-            a[q] += r[q]
-            c[q] += r[q]
+        _add_lanes(reach[j], total, sums[ocards[j, 0]], sums[ocards[j, 1]], lanes)
         j += 1
     for m in range(cnt):
         a = sums[cards[m, 0]]
@@ -627,13 +639,7 @@ def _showdown_lanes(lanes, slots, rows, cnt, idx, strn, cards, ocnt, oidx, ostr,
         f = first[m]
         for q in range(lanes):
             f[q] = f[q] + lose[q] * (total[q] - a[q] - c[q] - b[q])
-    hands = rows.shape[1]
-    for q in range(lanes):
-        row = rows[slots[q]]
-        for h in range(hands):
-            row[h] = 0.0
-        for m in range(cnt):
-            row[idx[m]] = first[m, q]
+    _scattered_lanes(first, rows, slots, lanes, idx, cnt)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -641,21 +647,11 @@ def _fold_lanes(lanes, slots, rows, cnt, idx, cards, same, ocnt, oidx, ocards, s
     """``_fold_pass`` for ``lanes`` folds of one board at once (as ``_showdown_lanes``):
     lane ``q`` reads the opponent's reach from ``rows[slots[q]]`` and writes its values,
     times ``scale[q]``, there."""
-    reach = np.empty((ocnt, lanes))
-    for k in range(ocnt):
-        o = oidx[k]
-        for q in range(lanes):
-            reach[k, q] = rows[slots[q], o]
+    reach = _gathered_lanes(rows, slots, lanes, oidx, ocnt)
     sums = np.zeros((NUM_CARDS, lanes))
     total = np.zeros(lanes)
     for k in range(ocnt):
-        r = reach[k]
-        a = sums[ocards[k, 0]]
-        c = sums[ocards[k, 1]]
-        for q in range(lanes):
-            total[q] += r[q]
-            a[q] += r[q]
-            c[q] += r[q]
+        _add_lanes(reach[k], total, sums[ocards[k, 0]], sums[ocards[k, 1]], lanes)
     value = np.empty((cnt, lanes))
     for k in range(cnt):
         a = sums[cards[k, 0]]
@@ -669,13 +665,7 @@ def _fold_lanes(lanes, slots, rows, cnt, idx, cards, same, ocnt, oidx, ocards, s
                 v[q] += rows[slots[q], s]
         for q in range(lanes):
             v[q] = scale[q] * v[q]
-    hands = rows.shape[1]
-    for q in range(lanes):
-        row = rows[slots[q]]
-        for h in range(hands):
-            row[h] = 0.0
-        for k in range(cnt):
-            row[idx[k]] = value[k, q]
+    _scattered_lanes(value, rows, slots, lanes, idx, cnt)
 
 
 @numba.njit(cache=True, nogil=True)
