@@ -282,6 +282,17 @@ def _add_unmasked(w, src, mask, out, size):
             z[h] += w * x[h]
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _task_reaches(own, opp, mask_own, mask_opp, reach_own, reach_opp):
+    """A subtree's reaches below its chance node: those recorded there (``own`` / ``opp``)
+    times 0 where its card blocks the hand, 1 elsewhere (a product, as the numpy expression
+    this replaced computed it)."""
+    for h in range(reach_own.shape[0]):
+        reach_own[h] = own[h] * (0.0 if mask_own[h] else 1.0)
+    for h in range(reach_opp.shape[0]):
+        reach_opp[h] = opp[h] * (0.0 if mask_opp[h] else 1.0)
+
+
 def _walker(term: Any) -> Any:
     """The sweep's body compiled around the terminal call ``term(node, player, opp_reach,
     out, tdata, kern)`` (a global of the compiled code, so that it can be cached; ``kern`` is
@@ -464,17 +475,11 @@ def _walker(term: Any) -> Any:
         after another: each from the reaches recorded at its frontier chance node
         ``task_front[p]`` less the hands its card blocks (``reach_trav`` / ``reach_opp`` are
         scratch), its values into ``values[p]``."""
-        ht = reach_trav.shape[0]
-        ho = reach_opp.shape[0]
         for p in positions:
-            i = task_front[p]
             c = task_start[p]
-            card = chance_card[c]
-            # A product with 1.0 or 0.0, as the numpy expression this replaced computed it.
-            for h in range(ht):
-                reach_trav[h] = front_own[i, h] * (0.0 if mask_trav[card, h] else 1.0)
-            for h in range(ho):
-                reach_opp[h] = front_opp[i, h] * (0.0 if mask_opp[card, h] else 1.0)
+            _task_reaches(front_own[task_front[p]], front_opp[task_front[p]],
+                          mask_trav[chance_card[c]], mask_opp[chance_card[c]], reach_trav,
+                          reach_opp)
             values[p, :] = walk(mode, trav, kind, player, first_child, num_children,
                                 chance_card, chance_weight, offset, mask_trav, mask_opp,
                                 reach_trav, reach_opp, compressed, regrets, sums, regrets16,
@@ -797,13 +802,9 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
     row_at = np.zeros(depth, dtype=np.int64)
     live = np.zeros(depth, dtype=np.bool_)
     for p in positions:
-        i = task_front[p]
         c = task_start[p]
-        card = chance_card[c]
-        for h in range(ht):
-            reach_trav[h] = front_own[i, h] * (0.0 if mask_trav[card, h] else 1.0)
-        for h in range(ho):
-            reach_opp[h] = front_opp[i, h] * (0.0 if mask_opp[card, h] else 1.0)
+        _task_reaches(front_own[task_front[p]], front_opp[task_front[p]],
+                      mask_trav[chance_card[c]], mask_opp[chance_card[c]], reach_trav, reach_opp)
         # 1. The turn betting, recording the reaches at its river chance nodes.
         _walk_known(MODE_CFR, trav, kind, player, first_child, num_children, chance_card,
                     chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
