@@ -607,6 +607,8 @@ def _river_layout(
     from 0 in ``chance_index``, which this writes), and the most terminals below one card of
     one subtree. ``None`` where the layout does not hold: a subtree without chance nodes, a
     chance node below another, or a subtree's chance nodes dealing different cards."""
+    if np.count_nonzero(tree.kind == CHANCE) == np.count_nonzero(chance_index >= 0):
+        return None  # no chance node below the first ones (trees from the turn or river)
     num_nodes = tree.num_nodes
     task_of = np.full(num_nodes, -1, dtype=np.int64)
     task_of[task_start] = np.arange(task_start.size)
