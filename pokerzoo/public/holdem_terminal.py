@@ -291,6 +291,20 @@ def _showdown_pass(cnt, idx, strn, cards, ocnt, oidx, ostr, ocards, opp_reach, w
         out[idx[m]] += lose * (total - sums[cards[m, 0]] - sums[cards[m, 1]] - below[m])
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def board_tables(data, player, b):
+    """``player``'s tables of board ``b`` in ``compiled()``'s ``data``: its identical-combo
+    index, count of unblocked hands, those hands in hand order with their cards, in strength
+    order with strengths and cards; then the opponent's count and the same four tables."""
+    (_, _, _, _, same0, same1, cnt0, cnt1, fidx0, fidx1, fcards0, fcards1, sidx0, sidx1, sstr0,
+     sstr1, scards0, scards1) = data
+    if player == 0:
+        return (same0, cnt0[b], fidx0[b], fcards0[b], sidx0[b], sstr0[b], scards0[b], cnt1[b],
+                fidx1[b], fcards1[b], sidx1[b], sstr1[b], scards1[b])
+    return (same1, cnt1[b], fidx1[b], fcards1[b], sidx1[b], sstr1[b], scards1[b], cnt0[b],
+            fidx0[b], fcards0[b], sidx0[b], sstr0[b], scards0[b])
+
+
 @numba.njit(cache=True, nogil=True)
 def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
     """:meth:`HoldemTerminals.values` on the compiled tables of ``compiled()`` (``data``), with
@@ -300,22 +314,12 @@ def holdem_terminal_values(node, player, opp_reach, out, data, scratch):
     in hand order (folds: the sums come out bit for bit as ``fold_reach``'s) and, on five-card
     boards, in increasing strength (showdowns), so both read their hands in sequence. No
     branch on the reach: sparse reaches would defeat the branch predictor."""
-    (kind, folder, contrib, board_of, same0, same1, cnt0, cnt1, fidx0, fidx1, fcards0, fcards1,
-     sidx0, sidx1, sstr0, sstr1, scards0, scards1) = data
+    kind, folder, contrib, board_of = data[0], data[1], data[2], data[3]
     opp = 1 - player
     mine = contrib[node, player]
     theirs = contrib[node, opp]
-    b = board_of[node]
-    if player == 0:
-        same, cnt, fidx, fcards, sidx, sstr, scards = (same0, cnt0[b], fidx0[b], fcards0[b],
-                                                       sidx0[b], sstr0[b], scards0[b])
-        ocnt, ofidx, ofcards, osidx, osstr, oscards = (cnt1[b], fidx1[b], fcards1[b], sidx1[b],
-                                                       sstr1[b], scards1[b])
-    else:
-        same, cnt, fidx, fcards, sidx, sstr, scards = (same1, cnt1[b], fidx1[b], fcards1[b],
-                                                       sidx1[b], sstr1[b], scards1[b])
-        ocnt, ofidx, ofcards, osidx, osstr, oscards = (cnt0[b], fidx0[b], fcards0[b], sidx0[b],
-                                                       sstr0[b], scards0[b])
+    (same, cnt, fidx, fcards, sidx, sstr, scards, ocnt, ofidx, ofcards, osidx, osstr,
+     oscards) = board_tables(data, player, board_of[node])
     out[:] = 0.0
     sums = scratch[:NUM_CARDS]
     if kind[node] == 2:  # FOLD

@@ -46,13 +46,14 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from pokerzoo.public.holdem_terminal import NUM_CARDS, holdem_terminal_values
+from pokerzoo.public.holdem_terminal import NUM_CARDS, board_tables, holdem_terminal_values
 
 MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE = 0, 1, 2
 TERMINAL_DENSE, TERMINAL_HOLDEM = 0, 1
 # Changes this file's text, and so numba's cache of the sweep, when holdem_terminal.py's
-# compiled code changes (2: the showdown in one merge; 3: its first values stored).
-TERMINALS_REVISION = 3
+# compiled code changes (2: the showdown in one merge; 3: its first values stored; 4: a
+# board's tables picked by ``board_tables``).
+TERMINALS_REVISION = 4
 DECISION, CHANCE = 0, 1
 _I16 = 32767.0
 _U16 = 65535.0
@@ -283,6 +284,57 @@ def _add_unmasked(w, src, mask, out, size):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _mixed_values(strat, act, out, actions, size):
+    """``out[:size]`` = the actions' values weighted by the strategy (a traverser's node)."""
+    _product(strat[0], act[0], out, size)
+    for a in range(1, actions):
+        _add_product(strat[a], act[a], out, size)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _update_node(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
+                 regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
+                 work):
+    """``_update`` (16-bit storage) or ``_update_f32`` of the traverser's node ``n``."""
+    if compressed:
+        _update(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
+                regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
+                work)
+    else:
+        _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
+                    floor, sum_discount, sum_weight)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _into_decision_parent(val, act, d, i, traverser_acts, size):
+    """Child ``i``'s values (``val[d]``) into its decision parent one level up: the action's
+    values at the traverser's nodes; summed at the opponent's (its reach is in them)."""
+    if traverser_acts:
+        act[d - 1, i, :] = val[d]
+    elif i == 0:
+        val[d - 1, :] = val[d]
+    else:
+        _add(val[d], val[d - 1], size)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_chance_child(c, child, out, size, chance_card, chance_weight, mask_trav, iso_offset,
+                      iso_count, iso_card, iso_row, iso_perm):
+    """Chance child ``c``'s values (``child``) into its chance node's (``out``): weighted,
+    over the hands its card leaves, then once more for each isomorphic card it stands for,
+    with the hands permuted."""
+    w = chance_weight[c]
+    _add_unmasked(w, child, mask_trav[chance_card[c]], out, size)
+    for j in range(iso_offset[c], iso_offset[c] + iso_count[c]):
+        other = iso_card[j]
+        perm = iso_perm[iso_row[j]]
+        for h in range(size):
+            if not mask_trav[other, h]:
+                out[h] += w * child[perm[h]]
+
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _task_reaches(own, opp, mask_own, mask_opp, reach_own, reach_opp):
     """A subtree's reaches below its chance node: those recorded there (``own`` / ``opp``)
     times 0 where its card blocks the hand, 1 elsewhere (a product, as the numpy expression
@@ -422,18 +474,11 @@ def _walker(term: Any) -> Any:
                         for h in range(ht):
                             val[d, h] = max(val[d, h], act[d, a, h])
                 else:
-                    _product(strat[d, 0], act[d, 0], val[d], ht)
-                    for a in range(1, actions):
-                        _add_product(strat[d, a], act[d, a], val[d], ht)
+                    _mixed_values(strat[d], act[d], val[d], actions, ht)
                 if mode == MODE_CFR and update and not locked:
-                    if compressed:
-                        _update(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]], offset,
-                                compressed, regrets, sums, regrets16, sums16, rscale, sscale, pos,
-                                neg, floor, sum_discount, sum_weight, work)
-                    else:
-                        _update_f32(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]],
-                                    offset, regrets, sums, pos, neg, floor, sum_discount,
-                                    sum_weight)
+                    _update_node(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]],
+                                 offset, compressed, regrets, sums, regrets16, sums16, rscale,
+                                 sscale, pos, neg, floor, sum_discount, sum_weight, work)
                 if n == record_node:
                     rec_actions[:actions, :] = act[d, :actions, :]
             if n == record_node:
@@ -443,22 +488,10 @@ def _walker(term: Any) -> Any:
             parent = node_at[d - 1]
             i = child_i[d - 1]
             if kind[parent] == DECISION:
-                if player[parent] == trav:
-                    act[d - 1, i, :] = val[d]
-                elif i == 0:
-                    val[d - 1, :] = val[d]
-                else:
-                    _add(val[d], val[d - 1], ht)
+                _into_decision_parent(val, act, d, i, player[parent] == trav, ht)
             else:
-                w = chance_weight[n]
-                card = chance_card[n]
-                _add_unmasked(w, val[d], mask_trav[card], val[d - 1], ht)
-                for j in range(iso_offset[n], iso_offset[n] + iso_count[n]):
-                    other = iso_card[j]
-                    perm = iso_perm[iso_row[j]]
-                    for h in range(ht):
-                        if not mask_trav[other, h]:
-                            val[d - 1, h] += w * val[d, perm[h]]
+                _add_chance_child(n, val[d], val[d - 1], ht, chance_card, chance_weight,
+                                  mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm)
             child_i[d - 1] = i + 1
             d -= 1
         return val[0].copy()
@@ -679,11 +712,10 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
     reach in, the traverser's values out): the showdowns with equal stakes and the folds of
     the board of the first live terminal in batches of lanes, every other terminal alone
     (``holdem_terminal_values``), 0 where the opponent's reach was all zero."""
-    (kind, folder, contrib, board_of, same0, same1, cnt0, cnt1, fidx0, fidx1, fcards0, fcards1,
-     sidx0, sidx1, sstr0, sstr1, scards0, scards1) = holdem
+    kind, folder, contrib, board_of = holdem[0], holdem[1], holdem[2], holdem[3]
     opp = 1 - trav
-    ht = same0.shape[0] if trav == 0 else same1.shape[0]
-    ho = same1.shape[0] if trav == 0 else same0.shape[0]
+    ht = holdem[4].shape[0] if trav == 0 else holdem[5].shape[0]
+    ho = holdem[5].shape[0] if trav == 0 else holdem[4].shape[0]
     width = max(ht, ho)
     showdowns = 0  # slots from the front of lanes_at
     folds = 0  # slots from its back
@@ -706,13 +738,11 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
                 continue
         holdem_terminal_values(n, trav, rows[s, :ho], single, holdem, scratch)
         rows[s, :ht] = single[:ht]
+    if board < 0:  # no terminal had any opponent reach
+        return
+    (same, cnt, fidx, fcards, sidx, sstr, scards, ocnt, ofidx, ofcards, osidx, osstr,
+     oscards) = board_tables(holdem, trav, board)
     if folds >= RIVER_MIN_LANES:
-        if trav == 0:
-            cnt, idx, cards, same = cnt0[board], fidx0[board], fcards0[board], same0
-            ocnt, oidx, ocards = cnt1[board], fidx1[board], fcards1[board]
-        else:
-            cnt, idx, cards, same = cnt1[board], fidx1[board], fcards1[board], same1
-            ocnt, oidx, ocards = cnt0[board], fidx0[board], fcards0[board]
         end = lanes_at.shape[0]
         for start in range(end - folds, end, RIVER_MAX_LANES):
             lanes = min(RIVER_MAX_LANES, end - start)
@@ -721,8 +751,8 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
             for q in range(lanes):
                 n = term_node[slots[q]]
                 scale[q] = contrib[n, opp] if folder[n] == opp else -contrib[n, trav]
-            _fold_lanes(lanes, slots, rows[:, :width], cnt, idx, cards, same, ocnt, oidx,
-                        ocards, scale)
+            _fold_lanes(lanes, slots, rows[:, :width], cnt, fidx, fcards, same, ocnt, ofidx,
+                        ofcards, scale)
     else:
         for q in range(lanes_at.shape[0] - folds, lanes_at.shape[0]):
             s = lanes_at[q]
@@ -734,12 +764,6 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
             holdem_terminal_values(term_node[s], trav, rows[s, :ho], single, holdem, scratch)
             rows[s, :ht] = single[:ht]
         return
-    if trav == 0:
-        cnt, idx, strn, cards = cnt0[board], sidx0[board], sstr0[board], scards0[board]
-        ocnt, oidx, ostr, ocards = cnt1[board], sidx1[board], sstr1[board], scards1[board]
-    else:
-        cnt, idx, strn, cards = cnt1[board], sidx1[board], sstr1[board], scards1[board]
-        ocnt, oidx, ostr, ocards = cnt0[board], sidx0[board], sstr0[board], scards0[board]
     for start in range(0, showdowns, RIVER_MAX_LANES):
         lanes = min(RIVER_MAX_LANES, showdowns - start)
         slots = lanes_at[start:start + lanes]
@@ -749,35 +773,32 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
             n = term_node[slots[q]]
             win[q] = contrib[n, opp]
             lose[q] = -contrib[n, trav]
-        _showdown_lanes(lanes, slots, rows[:, :width], cnt, idx, strn, cards, ocnt, oidx,
-                        ostr, ocards, win, lose)
+        _showdown_lanes(lanes, slots, rows[:, :width], cnt, sidx, sstr, scards, ocnt, osidx,
+                        osstr, oscards, win, lose)
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_card, chance_weight,
-                       offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets,
-                       sums,
-                       regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg,
-                       floor, sum_discount, sum_weight, max_depth, max_actions, holdem,
+def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chance_card,
+                       chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
+                       compressed, regrets, sums, regrets16, sums16, rscale, sscale, lock_offset,
+                       lock_values, pos, neg, floor, sum_discount, sum_weight, max_depth,
+                       max_actions, rec_own, rec_opp, rec_value, rec_actions, holdem,
                        chance_index, front_own, front_opp, iso_offset, iso_count, iso_card,
                        iso_row, iso_perm, positions, task_front, task_start, values,
                        river_start, river_nodes, max_group):
-    """``sweep_tasks_cached``'s CFR passes (hold'em terminals) with each river
-    board's showdowns evaluated together (see above): the same values, regrets and sums, bit
-    for bit. ``river_nodes[river_start[p]:river_start[p + 1]]`` are the river chance nodes of
-    subtree ``p``, each at its row ``chance_index[n]`` of the subtree's frontier, all dealing
-    the same cards in the same order; ``max_group`` bounds the terminals below one river card
-    of a subtree."""
+    """``sweep_tasks_cached``'s ``MODE_CFR`` passes (hold'em terminals; ``rec_*`` are the
+    turn sweeps' unused record rows) with each river board's showdowns and folds evaluated
+    together (see above): the same values, regrets and sums, bit for bit.
+    ``river_nodes[river_start[p]:river_start[p + 1]]`` are the river chance nodes of subtree
+    ``p``, each at its row ``chance_index[n]`` of the subtree's frontier, all dealing the same
+    cards in the same order; ``max_group`` bounds the terminals below one river card of a
+    subtree."""
     ht = reach_trav.shape[0]
     ho = reach_opp.shape[0]
     width = max(ht, ho)
     scratch = np.empty(NUM_CARDS + width)
     dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64))
     tdata = (TERMINAL_HOLDEM, dense, holdem, scratch)
-    rec_own = np.zeros(ht)
-    rec_opp = np.zeros(ho)
-    rec_value = np.zeros(ht)
-    rec_actions = np.zeros((max_actions, ht))
     most = 1
     for p in positions:
         most = max(most, river_start[p + 1] - river_start[p])
@@ -806,7 +827,7 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
         _task_reaches(front_own[task_front[p]], front_opp[task_front[p]],
                       mask_trav[chance_card[c]], mask_opp[chance_card[c]], reach_trav, reach_opp)
         # 1. The turn betting, recording the reaches at its river chance nodes.
-        _walk_known(MODE_CFR, trav, kind, player, first_child, num_children, chance_card,
+        _walk_known(mode, trav, kind, player, first_child, num_children, chance_card,
                     chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
                     regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
                     pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions, -1,
@@ -895,43 +916,23 @@ def sweep_tasks_rivers(trav, kind, player, first_child, num_children, chance_car
                         continue
                     if kind[n] < 2 and player[n] == trav:
                         actions = num_children[n]
-                        _product(strat[d, 0], act[d, 0], val[d], ht)
-                        for a in range(1, actions):
-                            _add_product(strat[d, a], act[d, a], val[d], ht)
-                        if n < lock_offset.shape[0] and lock_offset[n] >= 0:
-                            pass
-                        elif compressed:
-                            _update(n, ht, actions, strat[d], act[d], val[d], own_r[row_at[d]],
-                                    offset, compressed, regrets, sums, regrets16, sums16,
-                                    rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
-                                    work)
-                        else:
-                            _update_f32(n, ht, actions, strat[d], act[d], val[d],
-                                        own_r[row_at[d]], offset, regrets, sums, pos, neg,
-                                        floor, sum_discount, sum_weight)
+                        _mixed_values(strat[d], act[d], val[d], actions, ht)
+                        if not (n < lock_offset.shape[0] and lock_offset[n] >= 0):
+                            _update_node(n, ht, actions, strat[d], act[d], val[d],
+                                         own_r[row_at[d]], offset, compressed, regrets, sums,
+                                         regrets16, sums16, rscale, sscale, pos, neg, floor,
+                                         sum_discount, sum_weight, work)
                     if d == 0:
                         break
-                    parent = node_at[d - 1]
                     a = child_i[d - 1]
-                    if player[parent] == trav:
-                        act[d - 1, a, :] = val[d]
-                    elif a == 0:
-                        val[d - 1, :] = val[d]
-                    else:
-                        _add(val[d], val[d - 1], ht)
+                    _into_decision_parent(val, act, d, a, player[node_at[d - 1]] == trav, ht)
                     child_i[d - 1] = a + 1
                     d -= 1
-                w = chance_weight[s]
-                _add_unmasked(w, val[0], mask_trav[chance_card[s]], r_val[q], ht)
-                for k in range(iso_offset[s], iso_offset[s] + iso_count[s]):
-                    other = iso_card[k]
-                    perm = iso_perm[iso_row[k]]
-                    for h in range(ht):
-                        if not mask_trav[other, h]:
-                            r_val[q, h] += w * val[0, perm[h]]
+                _add_chance_child(s, val[0], r_val[q], ht, chance_card, chance_weight,
+                                  mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm)
         # 3. The turn betting again, with the river chance values: its regrets and sums.
         values[p, :] = _walk_known(
-            MODE_CFR, trav, kind, player, first_child, num_children, chance_card,
+            mode, trav, kind, player, first_child, num_children, chance_card,
             chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets,
             sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
             sum_discount, sum_weight, max_depth, max_actions, -1, rec_own, rec_opp, rec_value,
