@@ -166,11 +166,10 @@ def estimate_memory(
     # offsets (int32).
     solver_nodes = (2 + (4 if locked_entries else 0)) * num_nodes
     nodes = (NODE_BYTES * num_nodes if tree_bytes is None else tree_bytes) + solver_nodes
-    # A threaded pass: both reaches and the values at each first chance node, and each
-    # subtree's values until they are summed.
-    frontier = 8 * max_hands * (3 * frontier_nodes + frontier_tasks) if threads > 1 else 0
-    if river_bytes:
-        frontier = 8 * max_hands * (3 * frontier_nodes + frontier_tasks)
+    # A threaded pass (one thread takes it too where the rivers are batched): both reaches
+    # and the values at each first chance node, and each subtree's values until summed.
+    threaded = threads > 1 or river_bytes > 0
+    frontier = 8 * max_hands * (3 * frontier_nodes + frontier_tasks) if threaded else 0
     return (nodes + per_entry * storage_size + scales + 8 * locked_entries
             + (1 + threads) * sweep + frontier + threads * river_bytes)
 
@@ -403,7 +402,7 @@ class PublicSolver:
                 self._task_start, values)
         if mode == kernel.MODE_CFR and self._rivers is not None:
             starts, nodes, max_group = self._rivers
-            kernel.sweep_tasks_rivers(*head[1:29], self._typed_data[1], *tail, starts, nodes,
+            kernel.sweep_tasks_rivers(*head, self._typed_data[1], *tail, starts, nodes,
                                       max_group)
         elif self._terminal_kind is None:
             kernel.sweep_tasks(*head, self._kernel, self._data, *tail)
@@ -571,11 +570,16 @@ def _subtree_cost(tree: PublicTree) -> np.ndarray:
     hands = np.array([tree.num_hands(0), tree.num_hands(1)], dtype=np.float64)
     cost = np.where(tree.kind == DECISION,
                     tree.num_children * hands[np.maximum(tree.player, 0)], 0.0)
-    cost = cost + np.where(tree.kind >= 2, hands.sum(), 0.0)
-    for level in range(int(tree.depth.max()), 0, -1):
+    return _summed_below(tree, cost + np.where(tree.kind >= 2, hands.sum(), 0.0))
+
+
+def _summed_below(tree: PublicTree, values: np.ndarray) -> np.ndarray:
+    """Per node, ``values`` summed over its subtree (itself included), from the deepest level
+    up; ``values`` is overwritten."""
+    for level in range(int(tree.depth.max(initial=0)), 0, -1):
         nodes = np.flatnonzero(tree.depth == level)
-        np.add.at(cost, tree.parent[nodes], cost[nodes])
-    return cost
+        np.add.at(values, tree.parent[nodes], values[nodes])
+    return values
 
 
 def _guided_chunks(cost: np.ndarray, threads: int, per_thread: int = 2) -> list[np.ndarray]:
@@ -613,17 +617,13 @@ def _river_layout(
     task_of = np.full(num_nodes, -1, dtype=np.int64)
     task_of[task_start] = np.arange(task_start.size)
     chance_above = np.zeros(num_nodes, dtype=bool)
-    terminals = (tree.kind >= 2).astype(np.int64)
-    levels = [np.flatnonzero(tree.depth == level)
-              for level in range(int(tree.depth.max(initial=0)) + 1)]
-    for nodes in levels[1:]:
+    for level in range(1, int(tree.depth.max(initial=0)) + 1):  # one step per level
+        nodes = np.flatnonzero(tree.depth == level)
         parents = tree.parent[nodes]
         inherit = task_of[nodes] < 0
         task_of[nodes[inherit]] = task_of[parents[inherit]]
         chance_above[nodes] = chance_above[parents] | (
             (tree.kind[parents] == CHANCE) & (task_of[parents] >= 0))
-    for nodes in levels[:0:-1]:
-        np.add.at(terminals, tree.parent[nodes], terminals[nodes])
     rivers = np.flatnonzero((tree.kind == CHANCE) & (task_of >= 0))
     if rivers.size == 0 or chance_above[rivers].any():
         return None
@@ -631,6 +631,7 @@ def _river_layout(
     order = np.lexsort((rivers, owner))
     rivers, owner = rivers[order], owner[order]
     starts = np.searchsorted(owner, np.arange(task_start.size + 1)).astype(np.int64)
+    terminals = _summed_below(tree, (tree.kind >= 2).astype(np.int64))
     max_group = 0
     for p in range(task_start.size):
         nodes = rivers[starts[p]:starts[p + 1]]
@@ -644,7 +645,8 @@ def _river_layout(
         for n in nodes:
             below += terminals[tree.first_child[n] + np.arange(tree.num_children[n])]
         max_group = max(max_group, int(below.max(initial=0)))
-        chance_index[nodes] = np.arange(nodes.size)
+    # Numbered only once the layout holds (until then the index is the threads' alone).
+    chance_index[rivers] = np.arange(rivers.size) - starts[owner]
     return starts, rivers.astype(np.int64), max_group
 
 
