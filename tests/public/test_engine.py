@@ -304,6 +304,8 @@ def test_bad_arguments(kuhn):
         SolverConfig(threads=0)
     with pytest.raises(ConfigError, match="restart_limit"):
         SolverConfig(restart_limit=-1)
+    with pytest.raises(ConfigError, match="batch_rivers must be True or False"):
+        SolverConfig(batch_rivers="yes")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="PublicTree"):
         PublicSolver("kuhn")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="decision node"):
