@@ -24,14 +24,16 @@ pokerzoo.errors.ConfigError: cannot write the file to '...link.txt': it is a sym
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Any
 
 from pokerzoo.errors import ConfigError
 
-__all__ = ["check_target", "fsync_folder", "write_atomically"]
+__all__ = ["check_target", "fsync_folder", "write_atomically", "write_figure"]
 
 _KINDS = (
     (stat.S_ISLNK, "a symbolic link"),
@@ -124,6 +126,23 @@ def write_atomically(
             os.unlink(tmp)
     fsync_folder(target.parent)
     return target
+
+
+def write_figure(
+    figure: Any, path: str | os.PathLike[str], *, what: str = "picture", **savefig_options: Any
+) -> Path:
+    """Render a matplotlib ``figure`` to PNG bytes in memory and write them to ``path`` with
+    ``write_atomically`` (``savefig`` on a path would follow a link there and overwrite its
+    target); the target is checked before rendering. ``savefig_options`` go to ``savefig``
+    (``dpi``, ``bbox_inches``). Returns the path.
+
+    Raises:
+        ConfigError: as ``write_atomically``; nothing at the path changes then.
+    """
+    check_target(path, what)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", **savefig_options)
+    return write_atomically(path, buffer.getvalue(), what=what)
 
 
 def _create_temporary(target: Path) -> tuple[int, Path]:

@@ -47,7 +47,6 @@ from pokerzoo.public.holdem_terminal import (
     same_combo_index,
 )
 from pokerzoo.public.ranges import (
-    CLASS_NAMES,
     COMBO_CARDS,
     COMBO_INDEX,
     class_grid,
@@ -532,37 +531,23 @@ class SpotSolution:
         return spot_equity(self.tree)[1]
 
     def chart(self, path: str | Path, where: int | Sequence[str] = 0) -> Path:
-        """A PNG of the acting player's strategy at a decision: one 13 x 13 chart per action."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        """A PNG of the acting player's strategy at a decision in the one chart style
+        (``pokerzoo.public.class_chart.draw_class_chart``): one 13 x 13 panel per action.
+        A link or anything but a regular file at ``path`` is a ConfigError, its target
+        unchanged."""
+        from pokerzoo.public.class_chart import draw_class_chart
 
         node = self.node(where)
         grids = self.class_strategy(node)
         freqs = self.action_frequencies(node)
-        fig, axes = plt.subplots(1, len(grids), figsize=(3.3 * len(grids), 3.6), squeeze=False)
-        for ax, (label, grid) in zip(axes[0], grids.items()):
-            # white: classes the player does not hold
-            cmap = matplotlib.colormaps["viridis"].with_extremes(bad="white")
-            ax.imshow(np.ma.masked_invalid(grid), vmin=0.0, vmax=1.0, cmap=cmap)
-            for r in range(13):
-                for c in range(13):
-                    if not np.isnan(grid[r, c]):
-                        ax.text(c, r, CLASS_NAMES[r * 13 + c], ha="center", va="center",
-                                fontsize=4.5, color="white" if grid[r, c] < 0.6 else "black")
-            ax.set_title(f"{label}: {100 * freqs[label]:.1f}%", fontsize=9)
-            ax.set_xticks([])
-            ax.set_yticks([])
+        panels = [(f"{label} ({100 * freqs[label]:.1f}% of hands)", grid)
+                  for label, grid in grids.items()]
         who = ("OOP", "IP")[int(self.tree.player[node])]
-        line = " / ".join(self.tree.line(node)) or "root"
-        fig.suptitle(f"{self.spot.board}: {who} at {line}", fontsize=10)
-        fig.tight_layout()
+        line = ", ".join(self.tree.line(node)) or "root"
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=150)
-        plt.close(fig)
-        return out
+        return draw_class_chart(panels, out, f"{self.spot.board}: {who} at {line}",
+                                "grey: classes the player does not hold")
 
     def save(self, path: str | Path) -> None:
         """Write the solved spot (tree, strategies, the spot's fields) through the no-pickle

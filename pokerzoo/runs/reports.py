@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.atomic import check_target, write_figure
 from pokerzoo.evaluation.exact import to_milli_big_blinds
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.games.base import ConfigError
@@ -104,15 +105,18 @@ def curve_styles(n: int) -> list[tuple[Any, str]]:
 
 def plot_curves(runs: list[SavedRun], path: str | Path, metric: str | None = None) -> Path:
     """Draw ``metric`` (default: ``curve_metric(runs)``) against each run's units on one PNG
-    (``draw_curves``)."""
+    (``draw_curves``), written atomically: a link or anything but a regular file at ``path``
+    is a ConfigError (checked before drawing), its target unchanged."""
     import matplotlib.pyplot as plt
 
-    fig = draw_curves(runs, metric)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    check_target(path, "curves picture")
+    fig = draw_curves(runs, metric)
+    try:
+        return write_figure(fig, path, what="curves picture", dpi=120, bbox_inches="tight")
+    finally:
+        plt.close(fig)
 
 
 def on_sampled_environments(runs: list[SavedRun]) -> bool:

@@ -3,22 +3,51 @@
 The spot is a TOML file of ``pokerzoo.public.holdem_spot.HoldemSpot`` fields (see
 ``configs/spots/pio_3betpotfast.toml``); the shared flags of ``pokerzoo.runs.solve`` set the
 budget, target and solver; ``--chart DIR`` draws the 13 x 13 strategy of the acting player at
-the root and at each ``--line`` (comma-separated action labels, e.g. ``"check,bet 94"``);
+the root and at each ``--line`` (comma-separated action labels, e.g. ``"check,bet 94"``) in
+the chart style of ``evaluate.py --strategy-chart``, each file named after its line
+(``root.png``, ``check_bet_94.png``);
 ``--save FILE`` writes the solved spot (``SpotSolution.load`` reads it back).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
+from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
 
 
 def parse_line(text: str) -> list[str]:
     """``"check, bet 94"`` -> ``["check", "bet 94"]`` (an empty string is the root)."""
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
+    """The chart files of ``solve.py --chart FOLDER``: the root's, then one per line, each
+    named after its line (``root.png``, ``check_bet_94.png``); the folder is made if missing.
+
+    Raises:
+        ConfigError: ``folder`` is an existing file (or anything but a folder), or a chart's
+            path is a link or anything but a new path or a regular file.
+    """
+    from pokerzoo.public.class_chart import line_file_name
+
+    where = Path(folder)
+    if os.path.lexists(where) and not where.is_dir():
+        raise ConfigError(f"--chart takes a folder (the charts go in it, named after their "
+                          f"lines, e.g. root.png); {str(folder)!r} is not a folder")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(f"--chart: cannot make the folder {str(folder)!r}: "
+                          f"{err.strerror}") from None
+    targets = [where / line_file_name(line) for line in [[], *lines]]
+    for target in targets:
+        check_target(target, "strategy chart")
+    return targets
 
 
 def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
@@ -28,6 +57,8 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
 
     spot = HoldemSpot.from_toml(args.spot)
     lines = [parse_line(text) for text in (args.line or [])]
+    # A bad chart folder or target is refused before the solve, not after it.
+    chart_paths = None if args.chart is None else chart_targets(args.chart, lines)
     solution = solve_spot(spot, exploitability_pct=args.exploitability,
                           max_iterations=args.iterations, check_every=args.check_every,
                           progress=progress, **params)
@@ -38,12 +69,9 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
         ",".join(line) or "root": solution.action_frequencies(node)
         for line, node in zip(lines, nodes)
     }
-    if args.chart is not None:
-        folder = Path(args.chart)
-        charts = [str(solution.chart(folder / "root.png", 0))]
-        for k, node in enumerate(nodes):
-            charts.append(str(solution.chart(folder / f"line_{k + 1}.png", node)))
-        report["charts"] = charts
+    if chart_paths is not None:
+        report["charts"] = [str(solution.chart(target, node))
+                            for target, node in zip(chart_paths, [0, *nodes])]
     if args.save is not None:
         solution.save(args.save)
         report["saved"] = str(args.save)

@@ -9,16 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from pokerzoo.evaluation.strategy_view import (
-    RANK_ORDER,
     PreflopChart,
     format_strategy,
     preflop_chart,
     rows_as_dicts,
     strategy_rows,
 )
+from pokerzoo.public.class_chart import draw_class_chart
 from pokerzoo.runs.folder import SavedRun
 from pokerzoo.runs.load import load_agent
 
@@ -37,40 +35,18 @@ def run_policy(run: SavedRun) -> Any:
 
 
 def draw_preflop_chart(chart: PreflopChart, path: str | Path) -> Path:
-    """Draw ``chart`` to a PNG: one 13x13 panel per action (probability 0 white to 1 dark),
-    each cell labelled with its hand class, each panel titled with the action's overall
-    frequency. Returns the path written."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Draw ``chart`` to a PNG in the one chart style (``draw_class_chart``): one 13x13 panel
+    per action, each titled with the action's overall frequency. Returns the path written
+    (the folder is made if missing; a link or anything but a regular file at the path is a
+    ConfigError, its target unchanged)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    k = len(chart.actions)
-    fig, axes = plt.subplots(1, k, figsize=(3.6 * k + 0.8, 4.3), squeeze=False,
-                             constrained_layout=True)
-    image = None
-    for ax, name, matrix, freq in zip(axes[0], chart.action_names, chart.matrix,
-                                      chart.frequencies()):
-        image = ax.imshow(matrix, vmin=0.0, vmax=1.0, cmap="Blues", interpolation="nearest")
-        for i in range(13):
-            for j in range(13):
-                ax.text(j, i, chart.labels[i][j], ha="center", va="center", fontsize=4.6,
-                        color="white" if matrix[i, j] > 0.6 else "black")
-        ax.set_title(f"{name} ({100 * freq:.1f}% of hands)", fontsize=9)
-        ax.set_xticks(np.arange(13), list(RANK_ORDER), fontsize=6)
-        ax.set_yticks(np.arange(13), list(RANK_ORDER), fontsize=6)
-        ax.tick_params(length=0)
-    samples = "" if chart.opponent_samples == 1 else (
-        f", {chart.opponent_samples} opponent deals per combination")
-    fig.suptitle(f"{chart.title()}\nsuited above the diagonal, offsuit below{samples}",
-                 fontsize=9)
-    if image is not None:
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="probability")
-    fig.savefig(path, dpi=160)
-    plt.close(fig)
-    return path
+    panels = [(f"{name} ({100 * freq:.1f}% of hands)", matrix)
+              for name, matrix, freq in zip(chart.action_names, chart.matrix,
+                                            chart.frequencies())]
+    note = "" if chart.opponent_samples == 1 else (
+        f"{chart.opponent_samples} opponent deals per combination")
+    return draw_class_chart(panels, path, chart.title(), note)
 
 
 def strategy_report(

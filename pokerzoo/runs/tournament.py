@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from pokerzoo.atomic import check_target, write_figure
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.aec_matches import aec_game, aec_versus
 from pokerzoo.evaluation.aec_opponents import make_aec_opponent
@@ -160,7 +161,9 @@ def tree_if_fits(game: Game) -> GameTree | None:
 
 def plot_tournament(tournament: Tournament, path: str | Path) -> Path:
     """Draw the tournament table as a heatmap PNG: rows' winnings against columns (mbb/g) on a
-    diverging colour scale centred at 0, each cell annotated with its value (and 95% CI)."""
+    diverging colour scale centred at 0, each cell annotated with its value (and 95% CI);
+    written atomically: a link or anything but a regular file at ``path`` is a ConfigError
+    (checked before drawing), its target unchanged."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -171,6 +174,9 @@ def plot_tournament(tournament: Tournament, path: str | Path) -> Path:
     n = t.size
     if n == 0:
         raise ConfigError("an empty tournament has no heatmap")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    check_target(path, "heatmap")
     order = t.ranking()
     mean = t.mean_mbb[np.ix_(order, order)]
     ci = t.ci_mbb[np.ix_(order, order)]
@@ -200,8 +206,7 @@ def plot_tournament(tournament: Tournament, path: str | Path) -> Path:
     ax.set_title(f"{t.game.split('(')[0]}: row's winnings vs column, mbb/g ({how})", fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="mbb/g (row vs column)")
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    try:
+        return write_figure(fig, path, what="heatmap", dpi=120)
+    finally:
+        plt.close(fig)

@@ -264,7 +264,8 @@ def test_solve_py_spot_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     for key in ("root_ev", "root_equity"):
         assert len(report[key]) == 2
     assert report["exploitability_pct_pot"] <= 0.5 and report["iterations"] > 0
-    assert (tmp_path / "charts" / "line_1.png").exists()
+    assert (tmp_path / "charts" / "check.png").exists()
+    assert report["charts"] == [str(tmp_path / "charts" / n) for n in ("root.png", "check.png")]
     assert "EV OOP" in capsys.readouterr().out
     with pytest.raises(ConfigError, match="no action"):
         main([str(spot), "--line", "raise 5", "--quiet", "--iterations", "1"])

@@ -322,7 +322,7 @@ class ValueNetTrainer:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from pokerzoo.atomic import write_atomically
+        from pokerzoo.atomic import write_figure
 
         fig, ax = plt.subplots(figsize=(6, 4))
         if self.history:
@@ -333,9 +333,7 @@ class ValueNetTrainer:
         ax.set_ylabel("validation error (chips per pot)")
         ax.set_title(f"value network, {self.game.name}")
         ax.grid(True, alpha=0.3)
-        import io
-
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
-        plt.close(fig)
-        return write_atomically(path, buffer.getvalue(), what="curve")
+        try:
+            return write_figure(fig, path, what="curve", dpi=120, bbox_inches="tight")
+        finally:
+            plt.close(fig)
