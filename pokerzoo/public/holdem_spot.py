@@ -215,7 +215,8 @@ class HoldemSpot:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> HoldemSpot:
-        """A spot from a TOML file (top-level keys, or a ``[spot]`` table)."""
+        """A spot from a TOML file (top-level keys, or a ``[spot]`` table; its ``[locks]`` are
+        read by ``pokerzoo.public.spot_locks.spot_file_locks``)."""
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
@@ -223,7 +224,10 @@ class HoldemSpot:
             raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
         except tomllib.TOMLDecodeError as err:
             raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
-        return cls.from_dict(data.get("spot", data))
+        table = data.get("spot", data)
+        if isinstance(table, Mapping):  # node locks, read by spot_locks.spot_file_locks
+            table = {k: v for k, v in table.items() if k != "locks"}
+        return cls.from_dict(table)
 
 
 def _suit_maps() -> list[np.ndarray]:
@@ -440,14 +444,9 @@ class SpotSolution:
             return int(where)
         if isinstance(where, (str, bool, int, np.integer)) or not isinstance(where, Sequence):
             raise ConfigError(f"a node is an id or a list of action labels, got {where!r}")
-        node = 0
-        for label in where:
-            kids = {self.tree.label(c): c for c in self.tree.children(node)}
-            if label not in kids:
-                raise ConfigError(f"no action {label!r} after {self.tree.line(node)}; "
-                                  f"there: {sorted(kids)}")
-            node = kids[label]
-        return node
+        from pokerzoo.public.spot_locks import node_of_line
+
+        return node_of_line(self.tree, where)
 
     def reach(self, node: int, player: int) -> np.ndarray:
         """``player``'s reach of its hands at ``node`` under the average strategies: its range
@@ -598,9 +597,13 @@ def solve_spot(
     """Build a spot's tree and solve it (postflop-solver's schedule unless ``algorithm=`` says
     otherwise) until its exploitability is at most ``exploitability_pct`` % of the starting
     pot, ``max_iterations`` or ``max_seconds``; ``progress(iterations, pct)`` after each check.
-    ``spot`` may be a TOML file. ``solver_options`` go to ``PublicSolver``."""
+    ``spot`` may be a TOML file (its ``[locks]`` are applied). ``locks`` (in
+    ``solver_options``) locks decisions by line and hand or by node id
+    (``pokerzoo.public.spot_locks``); the other ``solver_options`` go to ``PublicSolver``."""
     from pokerzoo.public.solver import PublicSolver
+    from pokerzoo.public.spot_locks import spot_locks
 
+    spot_file = spot if isinstance(spot, (str, Path)) else None
     if isinstance(spot, (str, Path)):
         spot = HoldemSpot.from_toml(spot)
     if exploitability_pct is not None and not (
@@ -612,7 +615,8 @@ def solve_spot(
             max_iterations < 0):
         raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
     tree = build_spot_tree(spot, max_nodes=max_nodes)
-    result = SpotSolution(spot, tree, PublicSolver(tree, **solver_options))
+    locks = spot_locks(tree, solver_options.pop("locks", None), spot_file)
+    result = SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **solver_options))
     return solve_until(result, exploitability_pct, max_iterations, max_seconds, check_every,
                        progress)
 

@@ -18,11 +18,7 @@ from typing import Any
 
 from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
-
-
-def parse_line(text: str) -> list[str]:
-    """``"check, bet 94"`` -> ``["check", "bet 94"]`` (an empty string is the root)."""
-    return [part.strip() for part in text.split(",") if part.strip()]
+from pokerzoo.public.spot_locks import parse_line, spot_file_locks
 
 
 def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
@@ -61,7 +57,7 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
     chart_paths = None if args.chart is None else chart_targets(args.chart, lines)
     solution = solve_spot(spot, exploitability_pct=args.exploitability,
                           max_iterations=args.iterations, check_every=args.check_every,
-                          progress=progress, **params)
+                          progress=progress, locks=spot_file_locks(args.spot), **params)
     nodes = [solution.node(line) for line in lines]  # unknown lines fail before any output
     report = solution.summary()
     report["spot"] = str(args.spot)
