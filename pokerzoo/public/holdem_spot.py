@@ -87,22 +87,38 @@ class HoldemSpot:
     """A heads-up postflop spot (amounts in integer chips); player 0 is out of position."""
 
     board: str
-    """3, 4 or 5 cards, e.g. ``"QsJh2h"``."""
+    """3, 4 or 5 cards, e.g. ``"QsJh2h"``: the street the spot starts on (flop, turn, river)."""
     starting_pot: int
+    """Chips in the pot at the start of the spot's street (> 0); exploitability is in % of it."""
     effective_stack: int
+    """Chips each player has left behind at the start of the spot's street (>= 0)."""
     oop_range: str
+    """The out-of-position player's (player 0's) range in PioSOLVER's syntax, e.g.
+    ``"QQ+,AKs,T9s:0.5"``; combos touching the board are dropped."""
     ip_range: str
+    """The in-position player's (player 1's) range, in the same syntax."""
     flop_sizes: Any = ("", "")
-    """Sizes on the flop: ``"52%"``, ``("52%", "45%")`` (bets, raises) or one pair per player."""
+    """Sizes on the flop: ``"52%"`` (bets of both players, no raises), ``["52%", "45%"]``
+    (bets, raises of both) or one pair per player (a table ``{oop = [...], ip = [...]}``)."""
     turn_sizes: Any = ("", "")
+    """Sizes on the turn, in the forms of ``flop_sizes``."""
     river_sizes: Any = ("", "")
+    """Sizes on the river, in the forms of ``flop_sizes``."""
     turn_donk: str | None = None
     """Sizes of player 0 leading the turn after calling the flop (None: its usual bet sizes)."""
     river_donk: str | None = None
+    """Sizes of player 0 leading the river after calling the turn (None: its usual bet sizes)."""
     add_allin_threshold: float = 0.0
+    """Add an all-in when it is at most this many pots (0: never; postflop-solver suggests
+    1.5)."""
     force_allin_threshold: float = 0.0
+    """Replace a bet by all-in when the stack left after the call is at most this fraction of
+    the pot after the call (0: never; postflop-solver suggests 0.15)."""
     merging_threshold: float = 0.0
+    """Drop a size within this relative distance of the next larger one, PioSOLVER's rule
+    (0: never; postflop-solver suggests 0.1)."""
     raise_cap: int | None = None
+    """Most bets plus raises per street (None: no cap but the stacks)."""
     suit_isomorphism: bool = True
     """Deal only one card of each set of cards that a suit swap fixing the board and both
     ranges maps onto each other; the others reuse its subtree with the hands permuted."""

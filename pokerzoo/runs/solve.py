@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "(repeatable): its strategy goes to the JSON and the charts")
     parser.add_argument("--save", default=None, metavar="FILE",
                         help="spot: write the solved spot to FILE")
+    parser.add_argument("--example", action="store_true",
+                        help="print a commented spot file (its keys, the size forms, a node "
+                             "lock; docs/spot_format.md has them all) and exit")
     add_solve_flags(parser)
     return parser
 
@@ -149,6 +152,11 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.example:
+        from pokerzoo.public.spot_format import EXAMPLE_SPOT
+
+        print(EXAMPLE_SPOT, end="")
+        return 0
     from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
 
     check_spot_args(args)
