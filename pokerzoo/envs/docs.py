@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.atomic import write_atomically
 from pokerzoo.config import field_docs
 from pokerzoo.envs import registry, versions
 from pokerzoo.envs.poker_env import PokerEnv
@@ -272,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                 stale.append(str(path))
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        write_atomically(path, text, what="environment page")
     if stale:
         print("out of date (run python -m pokerzoo.envs.docs):\n  " + "\n  ".join(stale))
         return 1

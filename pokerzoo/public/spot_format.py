@@ -9,13 +9,12 @@ solves as it is, with a node lock.
 
 from __future__ import annotations
 
-import ast
-import inspect
 import json
 import re
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
+from pokerzoo.config import field_docs
 from pokerzoo.public.holdem_spot import HoldemSpot
 
 
@@ -27,20 +26,6 @@ class SpotKey:
     type: str
     default: str | None
     doc: str
-
-
-def _field_docstrings(cls: type) -> dict[str, str]:
-    """The docstring under each annotated field of a class, read from its source."""
-    tree = ast.parse(inspect.getsource(cls))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs: dict[str, str] = {}
-    for this, following in zip(body, body[1:]):
-        if (isinstance(this, ast.AnnAssign) and isinstance(this.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)):
-            docs[this.target.id] = " ".join(following.value.value.split())
-    return docs
 
 
 def _toml_value(value: Any) -> str:
@@ -58,7 +43,7 @@ _SIZES_TYPE = "string, [bets, raises] or {oop, ip}"
 
 def spot_keys() -> list[SpotKey]:
     """Every key a spot file may hold, in the order of the ``HoldemSpot`` fields."""
-    docs = _field_docstrings(HoldemSpot)
+    docs = field_docs(HoldemSpot)
     out = []
     for f in fields(HoldemSpot):
         if not f.init:
@@ -68,7 +53,7 @@ def spot_keys() -> list[SpotKey]:
             kind = _SIZES_TYPE
         kind = kind.replace("tuple[int, int]", "[int, int]").replace(" | None", " or none")
         default = None if f.default is MISSING else _toml_value(f.default)
-        out.append(SpotKey(f.name, kind, default, docs.get(f.name, "")))
+        out.append(SpotKey(f.name, kind, default, " ".join(docs.get(f.name, "").split())))
     return out
 
 

@@ -152,6 +152,12 @@ class ScalarWriter:
     ``torch.utils.tensorboard.SummaryWriter.add_scalar`` writes."""
 
     def __init__(self, folder: str | os.PathLike) -> None:
+        # The tensorboard library writes its event file into the folder as given: a link
+        # there would put it (and any later run's) wherever the link points.
+        if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+            what = "a symbolic link" if os.path.islink(folder) else "not a folder"
+            raise ConfigError(f"cannot write TensorBoard events to {str(folder)!r}: it is "
+                              f"{what}; only a real folder (or a new path) is written into")
         from tensorboard.summary.writer.event_file_writer import EventFileWriter
 
         self._file = EventFileWriter(str(folder))
