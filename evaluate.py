@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
 from pokerzoo.evaluation.exact import tabularize
@@ -129,8 +131,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+PICTURE_FLAGS = (("plot", "curves picture"), ("heatmap", "heatmap"),
+                 ("strategy_chart", "strategy chart"))
+"""The picture flags and the names their errors give the file."""
+
+
+def check_picture_paths(args: argparse.Namespace) -> None:
+    """Refuse a picture path holding a link, a folder or anything but a regular file before
+    any evaluation runs (the writers check again when they write)."""
+    for flag, what in PICTURE_FLAGS:
+        path = getattr(args, flag, None)
+        if path and os.path.lexists(path):
+            check_target(path, what)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    check_picture_paths(args)
     args.executor = executor_from_flags(args.workers, args.ray_address)
     if any(is_foreign_folder(folder) for folder in args.runs):
         return evaluate_foreign(args)
