@@ -233,17 +233,23 @@ class HoldemSpot:
     def from_toml(cls, path: str | Path) -> HoldemSpot:
         """A spot from a TOML file (top-level keys, or a ``[spot]`` table; its ``[locks]`` are
         read by ``pokerzoo.public.spot_locks.spot_file_locks``)."""
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except OSError as err:
-            raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
+        data = read_spot_toml(path)
         table = data.get("spot", data)
         if isinstance(table, Mapping):  # node locks, read by spot_locks.spot_file_locks
             table = {k: v for k, v in table.items() if k != "locks"}
         return cls.from_dict(table)
+
+
+def read_spot_toml(path: str | Path) -> dict[str, Any]:
+    """The parsed TOML of a spot file; ConfigError (one line) for a file that cannot be read
+    or is not TOML."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as err:
+        raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
 
 
 def _suit_maps() -> list[np.ndarray]:

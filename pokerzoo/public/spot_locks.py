@@ -42,14 +42,14 @@ In a spot file the same table is ``[locks]`` (see ``docs/spot_format.md``)::
 from __future__ import annotations
 
 import math
-import os
-import tomllib
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.public.holdem_spot import read_spot_toml
 from pokerzoo.public.ranges import COMBO_INDEX, NUM_COMBOS, parse_range
 from pokerzoo.public.tree import DECISION, PublicTree
 
@@ -205,20 +205,14 @@ def line_locks(tree: PublicTree, locks: Mapping[Any, Any] | None) -> dict[int, A
     return out
 
 
-def spot_file_locks(path: str | os.PathLike[str]) -> Mapping[str, Any] | None:
+def spot_file_locks(path: str | Path) -> Mapping[str, Any] | None:
     """The ``[locks]`` table of a spot file (top level, or inside its ``[spot]`` table), or
     ``None`` when it has none.
 
     Raises:
         ConfigError: the file cannot be read or is not TOML, or ``locks`` is not a table.
     """
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as err:
-        raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
+    data = read_spot_toml(path)
     spot = data.get("spot", data)
     locks = spot.get("locks", data.get("locks")) if isinstance(spot, Mapping) else None
     if locks is not None and not isinstance(locks, Mapping):
@@ -228,7 +222,7 @@ def spot_file_locks(path: str | os.PathLike[str]) -> Mapping[str, Any] | None:
 
 
 def spot_locks(tree: PublicTree, locks: Mapping[Any, Any] | None,
-               path: str | os.PathLike[str] | None = None) -> dict[int, Any]:
+               path: str | Path | None = None) -> dict[int, Any]:
     """``line_locks`` of the spot file's ``[locks]`` (when ``path`` is given) and ``locks``
     together; a decision locked by both is refused."""
     from_file = line_locks(tree, spot_file_locks(path)) if path is not None else {}

@@ -36,6 +36,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
 from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.spot_locks import node_of_line
 from pokerzoo.public.tree import DECISION, PublicTree
 from pokerzoo.runs.spot_eval import (
     _action_map,
@@ -53,14 +54,7 @@ OFF_TREE = ("nearest", "drop")
 def node_at(tree: PublicTree, line: Sequence[str]) -> int:
     """The node the spot labels ``line`` lead to from the root; ConfigError naming the
     labels offered where one is missing."""
-    node = 0
-    for label in line:
-        children = {tree.label(c): c for c in tree.children(node)}
-        if label not in children:
-            raise ConfigError(f"the spot has no action {label!r} after "
-                              f"{tree.line(node) or 'the root'}; it offers {sorted(children)}")
-        node = children[label]
-    return node
+    return node_of_line(tree, line)
 
 
 def line_locks(tree: PublicTree, node: int) -> dict[int, np.ndarray]:
