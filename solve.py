@@ -5,6 +5,8 @@ Examples:
     python solve.py --game kuhn_poker --json kuhn.json
     python solve.py --game leduc_holdem --exploitability 0.01 --json leduc.json
     python solve.py --game leduc_holdem --game-param num_ranks=5 --algorithm dcfr
+    python solve.py --example > spot.toml        # a commented spot file (docs/spot_format.md)
+    python solve.py spot.toml --chart charts --line "check, bet 50"   # root.png, check_bet_50.png
 """
 
 from __future__ import annotations

@@ -78,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
                         help="a parameter of --game (repeatable), e.g. num_ranks=5")
     parser.add_argument("--chart", default=None, metavar="DIR",
-                        help="spot: draw 13x13 strategy charts (PNG) at the root and each --line")
+                        help="spot: draw 13x13 strategy charts (PNG) into the folder DIR, at the "
+                             "root and each --line, named after the line (root.png, "
+                             "check_bet_94.png)")
     parser.add_argument("--line", action="append", default=None, metavar="ACTIONS",
                         help="spot: a line of comma-separated actions, e.g. 'check,bet 94' "
                              "(repeatable): its strategy goes to the JSON and the charts")

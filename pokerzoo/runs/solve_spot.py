@@ -6,7 +6,9 @@ budget, target and solver; ``--chart DIR`` draws the 13 x 13 strategy of the act
 the root and at each ``--line`` (comma-separated action labels, e.g. ``"check,bet 94"``) in
 the chart style of ``evaluate.py --strategy-chart``, each file named after its line
 (``root.png``, ``check_bet_94.png``);
-``--save FILE`` writes the solved spot (``SpotSolution.load`` reads it back).
+``--save FILE`` writes the solved spot (``SpotSolution.load`` reads it back). The spot file's
+``[locks]`` table locks decisions by line and hand (``pokerzoo.public.spot_locks``;
+``docs/spot_format.md``).
 """
 
 from __future__ import annotations

@@ -58,3 +58,22 @@ def test_solve_py_example_parses_and_solves_with_its_lock(tmp_path: Path) -> Non
     np.testing.assert_allclose(strategy[check, jj], 1.0)
     np.testing.assert_allclose(strategy[check, aqs], 0.25)
     np.testing.assert_allclose(strategy[check, ~jj & ~aqs], 0.0)
+
+
+def test_the_pages_lock_example_locks_the_example_spot(tmp_path: Path) -> None:
+    import re
+    import tomllib
+
+    from pokerzoo.public.holdem_spot import build_spot_tree
+    from pokerzoo.public.spot_locks import line_locks
+
+    page = (ROOT / "docs" / "spot_format.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```toml\n(\[locks\..*?)```", page, flags=re.S)
+    spot = tmp_path / "example.toml"
+    spot.write_text(EXAMPLE_SPOT)
+    tree = build_spot_tree(HoldemSpot.from_toml(spot))
+    ((node, strategy),) = line_locks(tree, tomllib.loads(block)["locks"]).items()
+    assert tree.line(node) == ["check", "bet 50"]
+    names = tree.hand_names[0]
+    as_ah = names.index("AsAh")
+    np.testing.assert_allclose(strategy[:, as_ah], [0.25, 0.375, 0.375])
