@@ -183,7 +183,7 @@ def report(rows: list[tuple[str, str, dict[str, Any]]], done: dict[str, Any],
              done[key]["resolves"]] for key, label, _ in rows if key in done]
     refs = [[what, value] for what, value in REFERENCES]
     return "\n".join([
-        "# Re-solving agents on Leduc, measured whole (issue 30)",
+        "# Re-solving agents on Leduc, measured whole",
         "",
         "Every agent is tabularised (each public state of both seats re-solved exactly as play "
         "would) and its table scored by the exact evaluator: NashConv in chips (the sum of both "

@@ -66,7 +66,7 @@ PAIRED = ("vcfr", "random-interaction")
 PAPER_ROUNDS = 20_000
 """The paper's budget: "20,000 iteration rounds" (Sec. 5.3)."""
 WITHIN = 0.30
-"""The acceptance band around the paper's numbers (issue 28: within about 30%)."""
+"""The acceptance band around the paper's numbers (within about 30%)."""
 WHERE = "on a 2-core machine shared with other jobs (seconds are wall time there)"
 """Where the cells ran, as a summary's first line says it (``--where``)."""
 
