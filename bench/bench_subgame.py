@@ -173,7 +173,7 @@ def describe(name: str, result: dict[str, Any]) -> list[str]:
 
 
 def verdict(flop: dict[str, Any]) -> list[str]:
-    """How the flop run compares with the anchors and the issue's targets."""
+    """How the flop run compares with the anchors and the targets."""
     eq, ev = flop["equity"], flop["ev"]
     lines = ["Against the anchors and the targets:", ""]
     matched = (abs(eq[0] - ANCHOR["equity_oop"]) <= 1e-5 and abs(ev[0] - ANCHOR["ev_oop"]) <= 0.2
