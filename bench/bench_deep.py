@@ -43,7 +43,7 @@ from common import table
 
 RESULTS = Path(__file__).resolve().parent / "results" / "deep"
 
-# OpenSpiel's recommended Leduc settings (ANCHORS.md, "OpenSpiel's Deep CFR").
+# OpenSpiel's recommended Leduc settings (OpenSpiel's Deep CFR).
 SETTINGS: dict[str, Any] = {
     "layers": (64, 64, 64),
     "traversals": 1_500,

@@ -1,4 +1,4 @@
-"""Depth-limited solving and re-solving on the public engine (issue 30, the engine side).
+"""Depth-limited solving and re-solving on the public engine (the engine side).
 
 Writes ``--out`` (default ``bench/results/depth_limit.md``), all on Leduc hold'em, exact
 whole-game numbers through ``strategy_best_responses``:
@@ -159,7 +159,7 @@ def main() -> None:
         f"({args.resolve} iterations each, both players, all 30 round-2 roots)\n",
         table(["round 2 played by", "whole-game NashConv", "seconds"],
               round_two(game, blueprint, args.resolve)),
-        "\nReference (issue 30, a 2026 write-up on Leduc): isolated round-2 re-solves 0.21, "
+        "\nReference (a 2026 write-up on Leduc, chips): isolated round-2 re-solves 0.21, "
         "CFR-D gadget 2.7e-4.\n",
         "## 4. Multi-valued leaves (Brown, Sandholm & Amos 2018): player 0's round-1 trunk\n",
         table(["player 0 plays", "continuations", "opponent's whole-game BR value"],

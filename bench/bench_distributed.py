@@ -2,7 +2,7 @@
 worker (in this process, no Ray) and with 2 Ray workers, and Ray's overhead per task.
 
 Wall-clock time (the workers' CPU time is in other processes), best of ``--repeat``; Ray is
-started once and warmed up before anything is timed. The targets of issue 16 on a 2-core
+started once and warmed up before anything is timed. The targets on a 2-core
 machine: at least 1.7x with 2 workers for evaluation, 1.5x for self-play.
 
     python bench/bench_distributed.py                 # a few minutes

@@ -5,7 +5,7 @@ measured in this run.
 Reports hands (episodes) per second of training (evaluation excluded) and the NashConv of the
 average policy at the end of the budget (and along the way for ours).
 
-    python bench/bench_nfsp.py                      # 8 minutes per agent, as in issue 7
+    python bench/bench_nfsp.py                      # 8 minutes per agent, the default
     python bench/bench_nfsp.py --seconds 120 --agents nfsp,nfsp-plt
 
 OpenSpiel's NFSP needs ``dm-tree`` (``pip install dm-tree``); without it its row is skipped.
@@ -126,7 +126,7 @@ def run_openspiel(seconds: float, seed: int) -> dict | None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=480.0,
-                        help="training time per agent (issue 7: 8 minutes)")
+                        help="training time per agent (default 8 minutes)")
     parser.add_argument("--agents", default="nfsp-plt",
                         help="comma-separated presets: nfsp, nfsp-per, nfsp-plt")
     parser.add_argument("--params", default=json.dumps(BENCH_PARAMS),

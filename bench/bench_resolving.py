@@ -8,9 +8,10 @@ continual re-solving from the first action with oracle leaves at the end of roun
 solved jointly with the trunk, and solved anew in every pass), without a depth limit, with
 ReBeL's random-iteration rule; with ``--network`` a value net's leaves (and ``--tuned-network``
 a second net's); rows per ``leaf_rule`` (which leaf values per-pass sources give, handed on
-averaged or ReBeL's CFR-AVG) and a diagnostic with exact values handed on. The references of
-the issue are printed beside. Rows are kept in ``--rows`` (JSON, written after each row) and a
-rerun skips the rows already there with the same settings, so an interrupted run resumes.
+averaged or ReBeL's CFR-AVG) and a diagnostic with exact values handed on. The published
+references (a 2026 Leduc write-up) are printed beside. Rows are kept in ``--rows`` (JSON, written
+after each row) and a rerun skips the rows already there with the same settings, so an
+interrupted run resumes.
 
     python bench/bench_resolving.py [--iterations 1000] [--blueprint-iterations 1000]
         [--per-pass-iterations 300] [--network NET.pzc --network-states N]
@@ -183,7 +184,7 @@ def report(rows: list[tuple[str, str, dict[str, Any]]], done: dict[str, Any],
              done[key]["resolves"]] for key, label, _ in rows if key in done]
     refs = [[what, value] for what, value in REFERENCES]
     return "\n".join([
-        "# Re-solving agents on Leduc, measured whole (issue 30)",
+        "# Re-solving agents on Leduc, measured whole",
         "",
         "Every agent is tabularised (each public state of both seats re-solved exactly as play "
         "would) and its table scored by the exact evaluator: NashConv in chips (the sum of both "

@@ -3,7 +3,8 @@
 Writes ``--out`` (default ``bench/results/subgame.md``): the flop spot's root equity, EVs and
 OOP's bet frequency, the time (solve only, exploitability checks excluded, and wall clock with
 them; also the CPU seconds of all threads, the honest measure on a shared machine) and the peak
-memory to 0.5 / 0.3 / 0.1% of the pot, beside the anchors of ../shared/ANCHORS.md; then the same
+memory to 0.5 / 0.3 / 0.1% of the pot, beside postflop-solver's, PioSOLVER's, GTO+'s and
+TexasSolver's published times; then the same
 ranges and sizes as a turn spot and a river spot solved to 0.1%, and, with ``--openspiel``
 (default, when ``bench/subgame_openspiel.py`` exists), its river section: OpenSpiel's
 ``universal_poker`` beside ours. The flop solve stops at 0.1% or after ``--flop-seconds``
@@ -172,7 +173,7 @@ def describe(name: str, result: dict[str, Any]) -> list[str]:
 
 
 def verdict(flop: dict[str, Any]) -> list[str]:
-    """How the flop run compares with the anchors and the issue's targets."""
+    """How the flop run compares with the anchors and the targets."""
     eq, ev = flop["equity"], flop["ev"]
     lines = ["Against the anchors and the targets:", ""]
     matched = (abs(eq[0] - ANCHOR["equity_oop"]) <= 1e-5 and abs(ev[0] - ANCHOR["ev_oop"]) <= 0.2

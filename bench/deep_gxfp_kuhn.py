@@ -13,16 +13,17 @@ set's mean sampled utilities, the exact per-visit average of those best decision
 that sampling alone leaves).
 
 The paper's own quantity is printed beside it (the author's Kuhn scripts plot it as
-"exploitability"; issue 28): P1's sampled traversal value, the traverser's value at its first
-decision of an external-sampling traversal under the current profile, here from
-``--probe-traversals`` extra traversals of player 0 after each point (a separate generator, so
-the run itself is unchanged), as the mean of the last block of 100 and as |running mean over
-every block so far - (-1/18)|, the distance to Kuhn's game value that such a curve can show.
-Neither is a best response: a profile can sit at P1's value and be exploitable.
+"exploitability", ``kuhn_deep_gxfp.py`` of ``vikjg/Deep-GXFP``): P1's sampled traversal
+value, the traverser's value at its first decision of an external-sampling traversal under the
+current profile, here from ``--probe-traversals`` extra traversals of player 0 after each point
+(a separate generator, so the run itself is unchanged), as the mean of the last block of 100
+and as |running mean over every block so far - (-1/18)|, the distance to Kuhn's game value
+that such a curve can show. Neither is a best response: a profile can sit at P1's value
+and be exploitable.
 
     python bench/deep_gxfp_kuhn.py --iterations 50 --every 5 --seeds 0 1 2
     python bench/deep_gxfp_kuhn.py --param 'utility_targets="samples"' \
-        --param 'strategy_targets="samples"'   # the mini-batch fits before issue 15's fix
+        --param 'strategy_targets="samples"'   # the mini-batch fits of earlier versions
 """
 
 from __future__ import annotations

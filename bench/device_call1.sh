@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One unattended call on the lent 16-core H200 machine (2026-11-26): issue 27's timings (the
-# range solver on 2 pinned cores, the batched torch sweep on the GPU) beside issue 28's VCFR
+# One unattended call on the lent 16-core H200 machine (2026-11-26): timings (the
+# range solver on 2 pinned cores, the batched torch sweep on the GPU) beside the VCFR reproduction's
 # grids on the other cores. Results land under $OUT; nothing here is needed by tests or CI.
 set -u
 export PYTHONUNBUFFERED=1

@@ -1,7 +1,7 @@
 """Deep CFR (and Deep GXFP) on heads-up no-limit hold'em: LBR, head-to-head, the flop spot.
 
 The game is ``no_limit_holdem`` with its defaults, which are the Deep GXFP paper's abstraction
-(issue 15): blinds 50/100 chips, 100 big blinds deep, actions fold, check/call, bet/raise half
+(its abstraction): blinds 50/100 chips, 100 bb deep, actions fold, check/call, bet/raise half
 pot, bet/raise pot, all-in. The tree does not fit, so each deep agent traverses sampled deals:
 on batches of ``HoldemArrays`` rows (``agents.deep.array_traversal``, the agents' default
 ``traversal_backend="auto"``; ``"states"`` would walk ``State`` objects instead, the same
@@ -460,7 +460,7 @@ def summary(work: Path, args: argparse.Namespace) -> str:
     and each ``--earlier`` directory."""
     runs = [run_records(work)] + [run_records(Path(e)) for e in args.earlier]
     lines = [
-        "# Deep CFR / Deep GXFP on heads-up no-limit hold'em (issue 15)",
+        "# Deep CFR / Deep GXFP on heads-up no-limit hold'em",
         "",
         "`no_limit_holdem` defaults: blinds 50/100, 100 bb stacks, actions fold, check/call, "
         "half pot, pot, all-in (the paper's abstraction). Both agents get the same budget in "

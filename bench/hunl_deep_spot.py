@@ -1,4 +1,4 @@
-"""Deep CFR and Deep GXFP blueprints scored at the Deep GXFP paper's flop spot (issue 27).
+"""Deep CFR and Deep GXFP blueprints scored at the Deep GXFP paper's flop spot.
 
 The runs are ``train.py`` runs on ``no_limit_holdem`` at $1/$2 with $200 stacks and sizes half
 pot, 3/4 pot, pot and all-in (``configs/hunl_spot_deep_cfr.toml``, ``..._gxfp.toml``), where

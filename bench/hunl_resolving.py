@@ -1,4 +1,4 @@
-"""A Deep CFR blueprint re-solved on the turn and river against the blueprint alone (issue 30).
+"""A Deep CFR blueprint re-solved on the turn and river against the blueprint alone.
 
 The ``resolver`` agent on heads-up no-limit hold'em (``pokerzoo.agents.resolver.holdem``:
 the blueprint plays preflop and flop, each re-solved street is solved at its start by the

@@ -49,9 +49,9 @@ from common import table
 from vcfr_runs import GAMES, cell_path, load_records, paired_difference, provenance, run_cell
 
 MAIN_AGENTS = ("vcfr", "psrlcfr", "naive-cfr", "naive-dcfr")
-"""Run on at least ``--envs`` environments per game (the issue: 5)."""
+"""Run on at least ``--envs`` environments per game (default 5)."""
 OTHER_AGENTS = ("vdcfr", "vfsp", "random-interaction", "mccfr-os-unknown", "fsp-unknown")
-"""Run on at least ``--envs-other`` environments (the issue: 3)."""
+"""Run on at least ``--envs-other`` environments (default 3)."""
 PAPER_LEDUC5_LOG10 = {
     "vcfr": -1.230, "psrlcfr": -0.980, "random-interaction": -0.632, "naive-cfr": -0.499,
     "mccfr-os-unknown": -0.163,
@@ -66,7 +66,7 @@ PAIRED = ("vcfr", "random-interaction")
 PAPER_ROUNDS = 20_000
 """The paper's budget: "20,000 iteration rounds" (Sec. 5.3)."""
 WITHIN = 0.30
-"""The acceptance band around the paper's numbers (issue 28: within about 30%)."""
+"""The acceptance band around the paper's numbers (within about 30%)."""
 WHERE = "on a 2-core machine shared with other jobs (seconds are wall time there)"
 """Where the cells ran, as a summary's first line says it (``--where``)."""
 

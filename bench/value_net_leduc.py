@@ -1,4 +1,4 @@
-"""Train the resolver's value network on Leduc and measure it (issue 30, items 1(b) and 4).
+"""Train the resolver's value network on Leduc and measure it (its loss and its leaves' NashConv).
 
 Solves N public belief states at the end of round one (half DeepStack's random ranges, half
 ReBeL's states of play from a DCFR solve of the whole game), trains ``ValueNet`` on them, and
@@ -202,7 +202,7 @@ def main() -> None:
         result.update(leaf_check(game, out / "net.pzc"))
     write_atomically(out / "value_net_leduc.json", json.dumps(result, indent=1) + "\n")
     lines = [
-        "# Value network on Leduc (issue 30)", "",
+        "# Value network on Leduc", "",
         f"Command: `{result['command']}`", "",
         f"- {result['states']:,} training PBSs, {result['validation_states']:,} held out "
         f"(end of round one; half random recursive ranges, half states of DCFR play"

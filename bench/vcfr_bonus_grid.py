@@ -1,4 +1,4 @@
-"""VCFR's bonus, varied (issue 28, VCFR item 4): eta, the gain, the BNN's data and the output.
+"""VCFR's bonus, varied: eta, the gain, the BNN's data and the output.
 
 The paper fixes eta = 0.005 (Sec. 4.1), a BNN fitted at batch 1,000 on Leduc(5) (Sec. 5.1) on
 posterior draws of every terminal's reward (Algorithm 1), and scores the interaction

@@ -1,4 +1,4 @@
-"""The data floor of the unknown-environment papers' games (issue 28, VCFR item 3): what
+"""The data floor of the unknown-environment papers' games: what
 uniform random hands are worth when their posterior mean is solved to convergence.
 
 For each game, reward reading (``reward_prior``: ``bernoulli``, today's default, or ``fixed``)

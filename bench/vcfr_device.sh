@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28's VCFR grids on a 16-core machine, unattended, in under 5 minutes; rerun to go on.
+# The VCFR reproduction's grids on a 16-core machine, unattended, in under 5 minutes; rerun to go on.
 #
 # Three grids side by side, 16 processes in all, each cell resumable (vcfr_runs.run_cell saves
 # the agent every 4,000 hands; past the deadline a cell saves and stops):

@@ -1,6 +1,6 @@
-"""VCFR variants against random interaction on unknown Kuhn at a small budget (issue 19's test).
+"""VCFR variants against random interaction on unknown Kuhn at a small budget.
 
-The issue asks for a test that VCFR lowers NashConv in d* below random interaction on unknown
+The claim tested: VCFR lowers NashConv in d* below random interaction on unknown
 Kuhn with the same interactions. This probe measures whether that holds, over sampled
 environments (environment e and agent seed e), for the paper's VCFR and variants, and prints
 one line per variant: the mean log10 NashConv in d*, the per-environment values (paired: the

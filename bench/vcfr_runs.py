@@ -161,7 +161,7 @@ def load_records(out: Path) -> list[dict[str, Any]]:
             continue
         record = json.loads(path.read_text())
         record.setdefault("variant", record["agent"])
-        record.setdefault("reward_prior", "bernoulli")  # the records written before issue 28
+        record.setdefault("reward_prior", "bernoulli")  # records from before these fields
         record.setdefault("budget", "hands")
         record.setdefault("measures", {})
         record.setdefault("diagnostics", [])

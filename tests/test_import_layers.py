@@ -1,4 +1,4 @@
-"""The import layers of DESIGN.md and CONTRIBUTING.md, checked by reading the source (an AST
+"""The import layers of CONTRIBUTING.md, checked by reading the source (an AST
 scan, so no module is imported): no module imports a layer above its own, and no two packages
 import each other, at module level or inside functions."""
 

@@ -36,7 +36,7 @@ from pokerzoo.tree.kernels.arrays import tree_arrays
 BELIEF_MODES = ("bayes", "uniform")
 """How beliefs are formed at information sets the others and chance never reach:
 ``"bayes"``: uniform there, then carried down by Bayes' rule (sets below condition on it);
-``"uniform"``: uniform at every such set independently (the issue's literal reading)."""
+``"uniform"``: uniform at every such set independently (the literal reading)."""
 
 
 @dataclass(frozen=True)

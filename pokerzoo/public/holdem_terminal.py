@@ -12,7 +12,7 @@
 * **Chance** (:func:`chance_reach`, :func:`chance_weight`): a dealt card zeroes the reach of the
   hands holding it; its probability is 1/45 on the turn and 1/44 on the river heads-up.
 
-Why 1/45 and 1/44, not 1/47 and 1/46 (the divisor one open solver uses, TexasSolver issue 95):
+Why 1/45 and 1/44, not 1/47 and 1/46 (TexasSolver's, github.com/bupticybee/TexasSolver/issues/95):
 a counterfactual value at a chance node sums, for a fixed pair of hands (h, h'), over the
 cards that can come. Given both players' hole cards the deck holds 52 - 3 (flop) - 4 (hole
 cards) = 45 cards, each equally likely, so each turn card has probability 1/45 (and each river

@@ -1,4 +1,4 @@
-"""An agent's decision at one node of a spot, scored against the spot's equilibrium (issue 27).
+"""An agent's decision at one node of a spot, scored against the spot's equilibrium.
 
 Where :mod:`pokerzoo.runs.spot_eval` locks an agent at *every* node of its player (which, on a
 flop spot, asks a network agent hundreds of millions of times), this scores what the agent

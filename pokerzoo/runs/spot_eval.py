@@ -1,4 +1,4 @@
-"""A hold'em agent scored at a spot: its EV loss against the spot's equilibrium (issue 27).
+"""A hold'em agent scored at a spot: its EV loss against the spot's equilibrium.
 
 The agent's strategy at every public node of the spot where its player acts is read hand by
 hand from its policy (``policy.action_probabilities(state)``) on a heads-up hold'em ``State``

@@ -1,4 +1,4 @@
-"""VCFR's bonus options (issue 28, VCFR item 4): the BNN fitted on posterior draws, the eta
+"""VCFR's bonus options: the BNN fitted on posterior draws, the eta
 grid, the output solver, naive CFR on a sampled d_t, and the bonus quantiles runs log."""
 
 from __future__ import annotations

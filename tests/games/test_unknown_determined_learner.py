@@ -1,4 +1,4 @@
-"""The hidden model against a determined learner (issue 26, audit item 6).
+"""The hidden model against a determined learner.
 
 What a learner holds (an interaction view, its sampler and counter, its env, an agent built on
 it) leads to no array of d* by any path a test can walk without inspecting the interpreter
@@ -297,7 +297,7 @@ def test_bad_states_are_refused_without_drawing(kuhn: UnknownPokerGame) -> None:
 # ---------------------------------------------------------------------------------------------
 
 PINNED = {
-    # model_fingerprint of each game, computed before the seed default changed (issue 26).
+    # model_fingerprint of each game, computed before the seed default changed.
     ("unknown_kuhn_poker", (("seed", 0),)):
         "e175da5aa058cef8ca85cec3d5b2b273e86851bfd1428a786021b01382629d17",
     ("unknown_kuhn_poker", (("seed", 7),)):

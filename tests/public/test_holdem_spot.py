@@ -240,7 +240,7 @@ def test_solve_river_spot_save_load_and_chart(tmp_path: Path) -> None:
 
 
 def test_root_equity_of_the_benchmark_ranges() -> None:
-    """PioSOLVER's 3betpotFAST ranges on QsJh2h: OOP's equity is 55.347% (ANCHORS.md)."""
+    """PioSOLVER's 3betpotFAST ranges on QsJh2h: OOP's equity is 55.347% (postflop-solver)."""
     spot = HoldemSpot.from_toml(CONFIGS / "pio_3betpotfast.toml")
     flat = HoldemSpot(spot.board, 180, 0, spot.oop_range, spot.ip_range)  # one line: all-in
     eq = spot_equity(build_spot_tree(flat))[1]

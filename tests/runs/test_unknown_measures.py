@@ -1,4 +1,4 @@
-"""The end-of-run measures of unknown-environment learners (issue 28): the output in d*, the
+"""The end-of-run measures of unknown-environment learners: the output in d*, the
 posterior mean re-solved by CFR+ and scored in d*, the output in its own posterior mean, and
 the distinct terminals observed."""
 

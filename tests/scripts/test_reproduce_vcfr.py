@@ -1,4 +1,4 @@
-"""bench/reproduce_vcfr.py and its cells (issue 28, VCFR): rounds, resumable cells, labelled
+"""bench/reproduce_vcfr.py and its cells (VCFR): rounds, resumable cells, labelled
 tables and the paired comparison."""
 
 from __future__ import annotations

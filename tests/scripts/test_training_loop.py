@@ -165,7 +165,7 @@ def test_chunk_seconds_must_be_positive() -> None:
 
 def test_a_final_evaluation_never_measured_before_still_fits() -> None:
     # A run whose only evaluations are its first (on_start) and its last (on_end): the loop
-    # learns the cost from the first and keeps room for the last (issue 26: --seconds 60 ran
+    # learns the cost from the first and keeps room for the last (once --seconds 60 ran
     # 104 s when the final evaluation was not counted).
     class Evaluation(TimedCallback):
         def on_start(self, trainer: Trainer) -> None:

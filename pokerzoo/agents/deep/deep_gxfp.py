@@ -1,4 +1,4 @@
-"""Deep GXFP (Giordano 2024, ``shared/seeds/deep-gxfp.txt``) on games whose tree fits.
+"""Deep GXFP (V. Giordano, "Deep GXFP", April 2024) on games whose tree fits.
 
 GXFP (Schulze 1993) moves each player's behavioural strategy b towards its *best decisions*
 d(I) = argmax_a U(I, a; b), the action utilities under the current strategies of both

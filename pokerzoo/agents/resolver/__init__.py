@@ -1,4 +1,4 @@
-"""Continual re-solving agents with depth-limited leaf values (issue 30).
+"""Continual re-solving agents with depth-limited leaf values.
 
 ``agent`` (the ``resolver`` of the agent table: DeepStack's loop on Kuhn and the Leduc family),
 ``config`` (its ``ResolverConfig``), ``process`` (the loop as a function of seat and public

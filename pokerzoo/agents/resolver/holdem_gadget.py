@@ -1,4 +1,4 @@
-"""A hold'em re-solve inside a street behind the CFR-D gadget (issue 30's hold'em re-solving).
+"""A hold'em re-solve inside a street behind the CFR-D gadget.
 
 Where the hold'em resolver re-solves from a decision inside a street, the previous solve of
 that street is at hand, and with it the opponent's counterfactual values at the point of the

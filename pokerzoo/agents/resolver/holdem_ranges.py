@@ -1,4 +1,4 @@
-"""Ranges of a heads-up hold'em blueprint along a public line (issue 30's hold'em re-solving).
+"""Ranges of a heads-up hold'em blueprint along a public line.
 
 A seat's range at a public state is the blueprint's reach of each of its 1,326 hole-card
 pairs (``pokerzoo.public.ranges.COMBO_CARDS`` order): the product, over the seat's own

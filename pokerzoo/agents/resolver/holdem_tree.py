@@ -1,5 +1,5 @@
 """A street of heads-up no-limit hold'em as a range-solver spot, and its actions matched to
-the game's by chips (issue 30's hold'em re-solving).
+the game's by chips.
 
 The spot starts at a decision of the street (its first, or one inside it facing a bet or
 raise: ``HoldemSpot``'s ``street_chips``, ``street_bets``, ``to_act``): the board dealt so

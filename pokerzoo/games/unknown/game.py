@@ -113,7 +113,7 @@ SEED_BITS = 128
 """Bits of the seed drawn from the operating system when a game is built without one: too many
 for a learner to enumerate (``secrets.randbits``, as ``numpy.random.SeedSequence()`` draws)."""
 FORMER_DEFAULT_SEED = 0
-"""The seed a game built without one used before seeds were drawn (issue 26): run folders
+"""The seed a game built without one used before seeds were drawn: run folders
 written then name no seed, and were trained in this seed's d*."""
 
 
