@@ -28,6 +28,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.aec_matches import aec_versus, load_env_factory
 from pokerzoo.runs.config import RunConfig, default_budget
 from pokerzoo.runs.folder import prepare_folder, write_json
+from pokerzoo.runs.lock import hold_run_folder
 from pokerzoo.training.callbacks import CheckpointCallback, MetricCallback, MetricsLogger
 from pokerzoo.training.loop import Budget, Trainer
 
@@ -152,34 +153,36 @@ def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     agent.build = {"agent": config.agent, "agent_params": dict(config.agent_params),
                    "seed": config.seed, "env": config.game}
     out = Path(config.out)
-    resumed = prepare_folder(out, config, agent)
-    period = config.eval_every or max(1, (units or 20_000) // 20)
-    deals = max(2, config.eval_hands // 2)
-    callbacks = [
-        MetricCallback(lambda a: vs_random(a, factory, deals, config.seed), period),
-        MetricsLogger(out, period, tensorboard=config.tensorboard),
-        CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period),
-    ]
-    trainer = Trainer(agent, Budget(units=units, seconds=config.seconds), callbacks,
-                      progress=progress, started=started)
-    held = agent.iteration
-    try:
-        trainer.run()
-    except KeyboardInterrupt:
-        pass  # the checkpoint callback saved what was learned; the summary says so
-    summary: dict[str, Any] = {
-        "agent": config.agent,
-        "game": config.game,
-        "env": config.game,
-        "units": units_name,
-        "iterations_done": agent.iteration,
-        "seconds_this_run": round(trainer.elapsed, 3),
-        "resumed": resumed,
-        "held_before": held,
-        "budget_units": units,
-        **({"interrupted": True} if trainer.interrupted else {}),
-        **trainer.metrics,
-        "vs_opponents": vs_opponents(agent, config.game, config.eval_hands, config.seed),
-    }
-    write_json(out / "summary.json", summary)
-    return summary
+    # One writer at a time: a second train.py on this folder is refused naming the first.
+    with hold_run_folder(out):
+        resumed = prepare_folder(out, config, agent)
+        period = config.eval_every or max(1, (units or 20_000) // 20)
+        deals = max(2, config.eval_hands // 2)
+        callbacks = [
+            MetricCallback(lambda a: vs_random(a, factory, deals, config.seed), period),
+            MetricsLogger(out, period, tensorboard=config.tensorboard),
+            CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period),
+        ]
+        trainer = Trainer(agent, Budget(units=units, seconds=config.seconds), callbacks,
+                          progress=progress, started=started)
+        held = agent.iteration
+        try:
+            trainer.run()
+        except KeyboardInterrupt:
+            pass  # the checkpoint callback saved what was learned; the summary says so
+        summary: dict[str, Any] = {
+            "agent": config.agent,
+            "game": config.game,
+            "env": config.game,
+            "units": units_name,
+            "iterations_done": agent.iteration,
+            "seconds_this_run": round(trainer.elapsed, 3),
+            "resumed": resumed,
+            "held_before": held,
+            "budget_units": units,
+            **({"interrupted": True} if trainer.interrupted else {}),
+            **trainer.metrics,
+            "vs_opponents": vs_opponents(agent, config.game, config.eval_hands, config.seed),
+        }
+        write_json(out / "summary.json", summary)
+        return summary
