@@ -27,6 +27,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.registry import registered_games
 from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
 from pokerzoo.runs.run import DEFAULT_UNITS, RunConfig, default_budget, train
+from pokerzoo.wrappers.aec_guard import MAX_STEPS_PER_HAND
 
 
 class _HelpWithAgents(argparse.Action):
@@ -59,6 +60,9 @@ def parser() -> argparse.ArgumentParser:
                    help="train on any PettingZoo AEC env instead of a game, e.g.\n"
                         "pettingzoo.classic.leduc_holdem_v4:env (agents nfsp, nfsp-per,\n"
                         "nfsp-plt (default), mccfr-es, mccfr-os; pokerzoo.runs.foreign)")
+    p.add_argument("--max-hand-steps", type=int, default=MAX_STEPS_PER_HAND, metavar="N",
+                   help="--env: most steps of one hand before the env is refused as never "
+                        f"ending\n(default {MAX_STEPS_PER_HAND:,})")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
     p.add_argument("--iterations", type=int,
                    help="budget in iterations (solvers; default {:,}, MCCFR more: see "
@@ -140,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.env is not None:
         from pokerzoo.runs.foreign import train_foreign
 
-        summary = train_foreign(config, progress=not args.no_progress)
+        summary = train_foreign(config, progress=not args.no_progress,
+                                max_steps_per_hand=args.max_hand_steps)
     else:
         summary = train(config, progress=not args.no_progress)
     units = summary["units"]

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.errors import CheckpointError, ConfigError, InvalidPolicyError
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -169,24 +170,3 @@ def _mask_of(observation: Any, num_actions: int, who: str) -> np.ndarray | None:
     if isinstance(observation, Mapping) and "action_mask" in observation:
         return checked_action_mask(observation["action_mask"], num_actions, who)
     return None
-
-
-def checked_action_mask(mask: Any, num_actions: int, who: str = "the agent") -> np.ndarray:
-    """``mask`` as a float64 vector of 0s and 1s, one per action.
-
-    Raises:
-        ConfigError: (one line) a mask that is not one-dimensional of length ``num_actions``,
-            of a dtype other than bool, integer or float, or with values other than 0 and 1.
-    """
-    array = np.asarray(mask)
-    if array.dtype.kind not in "biuf":
-        raise ConfigError(f"{who} got an action_mask of dtype {array.dtype}; a mask holds 0s and "
-                          f"1s (bool, integer or float), one per action ({num_actions})")
-    if array.shape != (num_actions,):
-        raise ConfigError(f"{who} got an action_mask of shape {array.shape}; the game has "
-                          f"{num_actions} actions, so a mask is {num_actions} values of 0 or 1")
-    values = array.astype(np.float64)
-    if not np.isin(values, (0.0, 1.0)).all():
-        raise ConfigError(f"{who} got an action_mask with values other than 0 and 1: "
-                          f"{array.tolist()!r:.80}")
-    return values
