@@ -11,6 +11,8 @@ parallel env ...``). Each env call is then checked:
 * rewards are finite and only for ``possible_agents`` (the message names the agent and step);
 * a live agent's observation matches its space's shape and is finite, and its action mask is
   one 0/1 value per action (bool, integer or float) with at least one legal action;
+* ``last()``'s info names the acting agent (``info["agent"]``), which our agents' turn methods
+  read: the standard PettingZoo loop over a guarded env plays them as it is;
 * a hand ends within ``max_steps_per_hand`` steps (``MAX_STEPS_PER_HAND`` by default), so an env
   that never terminates ends training with one line instead of hanging it.
 """
@@ -61,6 +63,17 @@ def check_aec_env(env: Any, where: str) -> None:
         raise ConfigError(f"{where}: the env has no possible_agents: an AEC env names its agents")
     if len(set(agents)) != len(agents):
         raise ConfigError(f"{where}: the env's possible_agents {agents} repeat a name")
+
+
+def guard_env(env: Any, name: str = "", max_steps_per_hand: int = MAX_STEPS_PER_HAND) -> GuardedAEC:
+    """``env`` (an AEC env instance) checked at every call; ``name`` names it in messages.
+
+    Raises:
+        ConfigError: ``env`` is not an AEC env.
+    """
+    label = name or type(env).__name__
+    check_aec_env(env, f"the env {label}")
+    return GuardedAEC(env, label, max_steps_per_hand)
 
 
 def guard_factory(
@@ -163,7 +176,10 @@ class GuardedAEC:
         self._check_reward(agent, reward)
         if observe and not (terminated or truncated):
             self._check_observation(agent, obs, info)
-        return out
+        # The acting agent named in info, so a plain PettingZoo loop (obs, ..., info =
+        # env.last(); agent.act(obs, info)) tells our agents whose turn it is.
+        named = {**info, "agent": agent} if isinstance(info, Mapping) else {"agent": agent}
+        return obs, reward, terminated, truncated, named
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         for _ in range(max_iter):
