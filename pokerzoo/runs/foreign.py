@@ -187,11 +187,7 @@ def train_foreign(
             "game": config.game,
             "env": config.game,
             "units": units_name,
-            "iterations_done": agent.iteration,
-            "seconds_this_run": round(trainer.elapsed, 3),
-            # Building, compiling and the first evaluation: outside a seconds budget.
-            "setup_seconds": round(trainer.setup_seconds, 3),
-            "setup_units": trainer.setup_units,
+            **trainer.timing(),
             "resumed": resumed,
             "held_before": held,
             "budget_units": units,

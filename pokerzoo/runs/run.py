@@ -143,11 +143,7 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
             **({"interactions_this_run": playing.sampler.episodes}
                if playing is not None and playing.interactive else {}),
             "units": spec.units,
-            "iterations_done": agent.iteration,
-            "seconds_this_run": round(trainer.elapsed, 3),
-            # Building, compiling and the first evaluation: outside a seconds budget.
-            "setup_seconds": round(trainer.setup_seconds, 3),
-            "setup_units": trainer.setup_units,
+            **trainer.timing(),
             "resumed": resumed,
             # A budget the folder had already spent trains nothing: the summary says what it held.
             "held_before": held,

@@ -263,6 +263,17 @@ class Trainer:
             restore()
         return self.agent
 
+    def timing(self) -> dict[str, Any]:
+        """The run's counts for its summary: units done in all, seconds of the budgeted part
+        (``seconds_this_run``) and of set-up, and the units done in set-up."""
+        return {
+            "iterations_done": self.agent.iteration,
+            "seconds_this_run": round(self.elapsed, 3),
+            # Building, compiling and the first evaluation: outside a seconds budget.
+            "setup_seconds": round(self.setup_seconds, 3),
+            "setup_units": self.setup_units,
+        }
+
     def _catch_sigint(self) -> Callable[[], None]:
         """Make the first Ctrl-C a request to stop between ``iterate`` calls; returns the
         function that puts the previous handler back. Outside the main thread (where Python

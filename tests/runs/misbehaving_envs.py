@@ -27,10 +27,9 @@ class GoodEnv(AECEnv):
 
     def reset(self, seed=None, options=None):
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        for table, value in (("rewards", 0.0), ("_cumulative_rewards", 0.0),
+                             ("terminations", False), ("truncations", False)):
+            setattr(self, table, dict.fromkeys(self.agents, value))
         self.infos = {a: {} for a in self.agents}
         self.moves = 0
         self.agent_selection = "a0"
