@@ -27,6 +27,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.registry import registered_games
 from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
 from pokerzoo.runs.run import DEFAULT_UNITS, RunConfig, default_budget, train
+from pokerzoo.wrappers.aec_guard import MAX_STEPS_PER_HAND
 
 
 class _HelpWithAgents(argparse.Action):
@@ -59,6 +60,9 @@ def parser() -> argparse.ArgumentParser:
                    help="train on any PettingZoo AEC env instead of a game, e.g.\n"
                         "pettingzoo.classic.leduc_holdem_v4:env (agents nfsp, nfsp-per,\n"
                         "nfsp-plt (default), mccfr-es, mccfr-os; pokerzoo.runs.foreign)")
+    p.add_argument("--max-hand-steps", type=int, default=MAX_STEPS_PER_HAND, metavar="N",
+                   help="--env: most steps of one hand before the env is refused as never "
+                        f"ending\n(default {MAX_STEPS_PER_HAND:,})")
     p.add_argument("--agent-param", action="append", metavar="KEY=VALUE", help="hyperparameter")
     p.add_argument("--iterations", type=int,
                    help="budget in iterations (solvers; default {:,}, MCCFR more: see "
@@ -71,9 +75,11 @@ def parser() -> argparse.ArgumentParser:
                         "a round of learning, then its hands; spent as rounds x "
                         "episodes_per_round episodes)")
     p.add_argument("--seconds", type=float,
-                   help="wall-clock budget for this invocation, final evaluation included\n"
-                        "(alone: no units budget; with --iterations/--episodes: whichever ends "
-                        "first)")
+                   help="wall-clock budget for this invocation, final evaluation included,\n"
+                        "set-up apart (it starts after the tree build, the first evaluation\n"
+                        "and a warm-up iteration that compiles the kernels; it ends at most\n"
+                        "0.5 s late when an iteration is shorter than that). Alone: no units\n"
+                        "budget; with --iterations/--episodes: whichever ends first")
     p.add_argument("--seed", type=int, help="random seed (default 0)")
     p.add_argument("--eval-every", type=int, help="units between evaluations")
     p.add_argument("--checkpoint-every", type=int, help="units between checkpoints")
@@ -138,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.env is not None:
         from pokerzoo.runs.foreign import train_foreign
 
-        summary = train_foreign(config, progress=not args.no_progress)
+        summary = train_foreign(config, progress=not args.no_progress,
+                                max_steps_per_hand=args.max_hand_steps)
     else:
         summary = train(config, progress=not args.no_progress)
     units = summary["units"]
@@ -152,9 +159,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{config.out} already holds {held} {units}, the budget asks for {budget}: "
               "nothing to train (raise --" + ("episodes" if units != "iterations" else
                                                "iterations") + " to go on). Its result:")
-    print(f"{summary['agent']} on {summary['game']}: {summary['iterations_done']} "
-          f"{units} in {summary['seconds_this_run']:.1f} s"
-          + (" (resumed)" if summary["resumed"] else ""))
+    warm = summary["setup_units"]
+    # Set-up is counted apart from --seconds (pokerzoo.training.loop.Trainer): say both.
+    setup = "tree build and compile" + (f", {warm} warm-up {units[:-1] if warm == 1 else units}"
+                                        if warm else "")
+    print(f"{summary['agent']} on {summary['game']}: set-up {summary['setup_seconds']:.1f} s "
+          f"({setup}), then {summary['iterations_done'] - held - warm} {units} in "
+          f"{summary['seconds_this_run']:.1f} s"
+          + (f" (resumed), {summary['iterations_done']} {units} in all"
+             if summary["resumed"] else ""))
     if "exploitability" in summary:
         e = summary["exploitability"]
         print(f"exploitability: {e:.6g} chips/game = "

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.errors import CheckpointError, ConfigError, InvalidPolicyError
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -90,7 +91,7 @@ class Agent(ABC):
                 f"{type(policy).__name__}, not a TabularPolicy"
             )
         row = policy.row(info["info_state"]).astype(np.float64)
-        mask = _mask_of(observation)
+        mask = _mask_of(observation, len(row), type(self).__name__)
         if mask is not None:
             row = np.where(mask > 0, row, 0.0)
             total = row.sum()
@@ -165,7 +166,7 @@ def check_state_iteration(value: Any) -> int:
     )
 
 
-def _mask_of(observation: Any) -> np.ndarray | None:
+def _mask_of(observation: Any, num_actions: int, who: str) -> np.ndarray | None:
     if isinstance(observation, Mapping) and "action_mask" in observation:
-        return np.asarray(observation["action_mask"], dtype=np.float64)
+        return checked_action_mask(observation["action_mask"], num_actions, who)
     return None

@@ -69,6 +69,27 @@ def play(
     return actions
 
 
+def check_opponent_signature(fn: Callable[..., Any], expected: str) -> None:
+    """Refuse at construction a callable opponent that cannot be called with two positional
+    arguments ``(observation, info)``: otherwise it would fail only at its first turn.
+
+    Raises:
+        ConfigError: naming the callable's signature and the ``expected`` one.
+    """
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return  # a builtin without a readable signature: its first turn will tell
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        name = getattr(fn, "__qualname__", type(fn).__name__)
+        raise ConfigError(
+            f"the opponent {name}{signature} cannot be called as an opponent: a callable "
+            f"opponent takes two arguments, (observation, info), answering {expected}"
+        ) from None
+
+
 def as_batch_opponent(spec: Any, game: Game, rng_of: Callable[[], np.random.Generator]) -> Any:
     """Wrap ``spec`` (see the module docstring) as a ``BatchOpponent`` for ``game``.
 
@@ -90,6 +111,7 @@ def as_batch_opponent(spec: Any, game: Game, rng_of: Callable[[], np.random.Gene
     if hasattr(spec, "predict") and hasattr(spec, "observation_space"):
         return _sb3_opponent(spec, rng_of)
     if callable(spec):
+        check_opponent_signature(spec, "({'observation', 'action_mask'}, {'seat'}) on batches")
         return lambda obs, mask, seat: spec(
             {"observation": obs, "action_mask": mask}, {"seat": seat}
         )

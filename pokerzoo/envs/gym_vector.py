@@ -135,7 +135,7 @@ class PokerVectorEnv(gymnasium.vector.VectorEnv):
             raise ConfigError(f"obs_type must be 'box', 'dict' or 'flat', got {obs_type!r}")
         self.seat = seat
         self.obs_type = obs_type
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = finite_reward_scale(reward_scale)
         specs = list(opponent) if isinstance(opponent, list | tuple) else [opponent] * (n - 1)
         if len(specs) != n - 1:
             raise ConfigError(f"need one opponent per other seat ({n - 1}), got {len(specs)}")
@@ -394,6 +394,18 @@ def _generator(
         entropy.append(int(s))
     reported = entropy[0] if not isinstance(seed, int | np.integer) else int(seed)
     return np.random.default_rng(np.random.SeedSequence(entropy)), reported
+
+
+def finite_reward_scale(reward_scale: Any) -> float:
+    """``reward_scale`` as a float; ``ConfigError`` for NaN, an infinity or a non-number (they
+    would turn every reward into NaN or inf without a word)."""
+    try:
+        scale = float(reward_scale)
+    except (TypeError, ValueError):
+        scale = float("nan")
+    if isinstance(reward_scale, bool) or not np.isfinite(scale):
+        raise ConfigError(f"reward_scale must be a finite number, got {reward_scale!r:.40}")
+    return scale
 
 
 def make_vector_env(num_envs: int = 1, **kwargs: Any) -> PokerVectorEnv:

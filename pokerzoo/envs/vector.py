@@ -58,6 +58,41 @@ class VectorStep(NamedTuple):
     the env was built with ``final_observations=True``; else ``None``."""
 
 
+
+MAX_VECTOR_ENV_BYTES = 8 << 30
+"""The most memory (8 GiB, estimated) a ``VectorPokerEnv`` may hold; more is refused before
+anything is allocated (``check_vector_size``)."""
+
+ROW_OVERHEAD_BYTES = 512
+"""Bytes per hand beyond its observations and masks (cards, bets, history), a generous bound
+for the array backends."""
+
+
+def vector_bytes(game: Game, num_envs: int) -> int:
+    """Estimated bytes of ``num_envs`` hands of ``game``: float32 observations for the acting
+    seat, a scratch copy and each seat's final one, masks and rewards, and per-hand state."""
+    obs = int(np.prod(game.information_state_shape))
+    per_hand = (4 * obs * (2 + game.num_players) + 16 * game.num_distinct_actions
+                + 8 * game.num_players + ROW_OVERHEAD_BYTES)
+    return num_envs * per_hand
+
+
+def check_vector_size(game: Game, num_envs: int) -> None:
+    """Refuse ``num_envs`` hands whose estimated memory exceeds ``MAX_VECTOR_ENV_BYTES``.
+
+    Raises:
+        ConfigError: one line with the estimate, the limit and the most hands that fit.
+    """
+    need = vector_bytes(game, num_envs)
+    if need > MAX_VECTOR_ENV_BYTES:
+        fits = MAX_VECTOR_ENV_BYTES // vector_bytes(game, 1)
+        raise ConfigError(
+            f"num_envs={num_envs:,} hands of {game.name} would need about {need / 2**30:.1f} "
+            f"GiB, more than the {MAX_VECTOR_ENV_BYTES >> 30} GiB a vector env may hold; "
+            f"use at most {fits:,}"
+        )
+
+
 class VectorPokerEnv:
     """Steps ``num_envs`` independent hands of one game in lockstep.
 
@@ -91,6 +126,7 @@ class VectorPokerEnv:
             game = load_game(game)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
+        check_vector_size(game, num_envs)
         kind = game.game_type
         if kind.is_environment:
             # Deal through a sampler of d*, so the hands' states hold no readable d*.

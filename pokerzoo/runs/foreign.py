@@ -25,11 +25,13 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE
 from pokerzoo.errors import ConfigError
-from pokerzoo.evaluation.aec_matches import aec_versus, load_env_factory
+from pokerzoo.evaluation.aec_matches import AECGame, aec_versus, load_env_factory
 from pokerzoo.runs.config import RunConfig, default_budget
 from pokerzoo.runs.folder import prepare_folder, write_json
+from pokerzoo.runs.lock import hold_run_folder
 from pokerzoo.training.callbacks import CheckpointCallback, MetricCallback, MetricsLogger
 from pokerzoo.training.loop import Budget, Trainer
+from pokerzoo.wrappers.aec_guard import MAX_STEPS_PER_HAND, guard_factory
 
 FOREIGN_AGENTS = {"nfsp": "episodes", "nfsp-per": "episodes", "nfsp-plt": "episodes",
                   "mccfr-es": "iterations", "mccfr-os": "iterations", "deep-cfr": "iterations"}
@@ -123,7 +125,9 @@ SUMMARY_OPPONENTS = ("first-legal", "last-legal")
 agent against, beside ``vs_random``'s metric."""
 
 
-def vs_opponents(agent: Any, env: str, hands: int, seed: int) -> dict[str, dict[str, float]]:
+def vs_opponents(
+    agent: Any, env: str | AECGame, hands: int, seed: int
+) -> dict[str, dict[str, float]]:
     """The agent against each of ``SUMMARY_OPPONENTS`` in every other seat (duplicate
     seeds, all seats): mean reward per hand and its 95% half-width."""
     results = {}
@@ -133,9 +137,17 @@ def vs_opponents(agent: Any, env: str, hands: int, seed: int) -> dict[str, dict[
     return results
 
 
-def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
+def train_foreign(
+    config: RunConfig, progress: bool = True, max_steps_per_hand: int = MAX_STEPS_PER_HAND
+) -> dict[str, Any]:
     """Run (or resume) ``config.agent`` on the env ``config.game`` names (``MODULE:FACTORY``);
-    returns the summary also written to ``summary.json``."""
+    returns the summary also written to ``summary.json``.
+
+    Every env is a ``pokerzoo.wrappers.aec_guard.GuardedAEC``: what the factory returns or
+    raises, each call's exceptions, rewards, observations and masks are checked (one
+    ``ConfigError`` line each), and a hand longer than ``max_steps_per_hand`` steps ends the
+    run with one line instead of hanging it.
+    """
     started = time.perf_counter()
     if config.workers not in (None, 1) or config.ray_address is not None:
         raise ConfigError("--env runs in one process: drop --workers and --ray-address")
@@ -146,40 +158,45 @@ def train_foreign(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     units = config.budget_units(units_name)
     if units is None and config.seconds is None:
         units = default_budget(config.agent)
-    factory = load_factory(config.game)
+    # Every env call checked: a misbehaving env or factory is one line, not a traceback.
+    factory = guard_factory(config.game, load_factory(config.game), max_steps_per_hand)
     agent = make_foreign_agent(config.agent, factory, config.seed, dict(config.agent_params))
     # The checkpoint's header records how to rebuild the agent (pokerzoo.load_agent).
     agent.build = {"agent": config.agent, "agent_params": dict(config.agent_params),
                    "seed": config.seed, "env": config.game}
     out = Path(config.out)
-    resumed = prepare_folder(out, config, agent)
-    period = config.eval_every or max(1, (units or 20_000) // 20)
-    deals = max(2, config.eval_hands // 2)
-    callbacks = [
-        MetricCallback(lambda a: vs_random(a, factory, deals, config.seed), period),
-        MetricsLogger(out, period, tensorboard=config.tensorboard),
-        CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period),
-    ]
-    trainer = Trainer(agent, Budget(units=units, seconds=config.seconds), callbacks,
-                      progress=progress, started=started)
-    held = agent.iteration
-    try:
-        trainer.run()
-    except KeyboardInterrupt:
-        pass  # the checkpoint callback saved what was learned; the summary says so
-    summary: dict[str, Any] = {
-        "agent": config.agent,
-        "game": config.game,
-        "env": config.game,
-        "units": units_name,
-        "iterations_done": agent.iteration,
-        "seconds_this_run": round(trainer.elapsed, 3),
-        "resumed": resumed,
-        "held_before": held,
-        "budget_units": units,
-        **({"interrupted": True} if trainer.interrupted else {}),
-        **trainer.metrics,
-        "vs_opponents": vs_opponents(agent, config.game, config.eval_hands, config.seed),
-    }
-    write_json(out / "summary.json", summary)
-    return summary
+    # One writer at a time: a second train.py on this folder is refused naming the first.
+    with hold_run_folder(out):
+        resumed = prepare_folder(out, config, agent)
+        period = config.eval_every or max(1, (units or 20_000) // 20)
+        deals = max(2, config.eval_hands // 2)
+        callbacks = [
+            MetricCallback(lambda a: vs_random(a, factory, deals, config.seed), period),
+            MetricsLogger(out, period, tensorboard=config.tensorboard),
+            CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period),
+        ]
+        trainer = Trainer(agent, Budget(units=units, seconds=config.seconds), callbacks,
+                          progress=progress, started=started)
+        held = agent.iteration
+        try:
+            trainer.run()
+        except KeyboardInterrupt:
+            pass  # the checkpoint callback saved what was learned; the summary says so
+        summary: dict[str, Any] = {
+            "agent": config.agent,
+            "game": config.game,
+            "env": config.game,
+            "units": units_name,
+            **trainer.timing(),
+            "resumed": resumed,
+            "held_before": held,
+            "budget_units": units,
+            **({"interrupted": True} if trainer.interrupted else {}),
+            **trainer.metrics,
+            "vs_opponents": vs_opponents(
+                agent, AECGame(factory, config.game, len(factory().possible_agents)),
+                config.eval_hands, config.seed,
+            ),
+        }
+        write_json(out / "summary.json", summary)
+        return summary

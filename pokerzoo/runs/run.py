@@ -39,6 +39,7 @@ from pokerzoo.runs.config import (  # noqa: F401  (re-exported: train.py and ben
 )
 from pokerzoo.runs.folder import pin_drawn_seed, prepare_folder, write_json
 from pokerzoo.runs.load import game_view, game_view_name
+from pokerzoo.runs.lock import hold_run_folder
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
     ExploitabilityCallback,
@@ -67,7 +68,7 @@ def try_build_tree(game: Game) -> GameTree | None:
 
 def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     """Run (or resume) a training run; returns the summary also written to ``summary.json``."""
-    started = time.perf_counter()  # the seconds budget covers building the agent too
+    started = time.perf_counter()  # set-up (game, agent, tree) counts from here
     spec = agent_spec(config.agent)
     game = load_game(config.game, **config.game_params)
     # An unknown game built without a seed drew one: config.json records it (or the folder's).
@@ -98,67 +99,71 @@ def train(config: RunConfig, progress: bool = True) -> dict[str, Any]:
     # The checkpoint's header records the game behind the view, so load_agent rebuilds it.
     if agent.build is not None:
         agent.build.update(game=config.game, game_params=game.params(), game_view=view)
-    resumed = prepare_folder(out, config, agent)
+    # One writer at a time: a second train.py on this folder is refused naming the first.
+    with hold_run_folder(out):
+        resumed = prepare_folder(out, config, agent)
 
-    period = config.eval_every or max(1, (units or 20_000) // 20)
-    tree = try_build_tree(game) if spec.tabular else None
-    callbacks: list[Callback] = []
-    if tree is not None:
-        callbacks.append(ExploitabilityCallback(tree, period))
-    else:
-        callbacks.append(MetricCallback(_match_metric(game, config, executor), period))
-    if callable(diagnostics := getattr(agent, "diagnostics", None)):  # e.g. VCFR's bonus
-        callbacks.append(MetricCallback(lambda _agent: diagnostics(), period))
-    callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
-    callbacks.append(CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period))
-    # A seconds budget with default periods: evaluations may take at most a quarter of it
-    # (their period doubles when they take more), so a slow evaluator cannot eat the budget.
-    default_periods = config.eval_every is None and config.checkpoint_every is None
-    share = 0.25 if config.seconds is not None and default_periods else None
-    trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share,
-                      started=started)
-    held = agent.iteration  # what the folder held (0 for a fresh run)
-    try:
-        trainer.run()
-    except KeyboardInterrupt:
-        pass  # the checkpoint callback saved what was learned; the summary says so
-    finally:
-        close = getattr(agent, "close", None)
-        if callable(close):
-            close()  # release rollout workers
+        period = config.eval_every or max(1, (units or 20_000) // 20)
+        tree = try_build_tree(game) if spec.tabular else None
+        callbacks: list[Callback] = []
+        if tree is not None:
+            callbacks.append(ExploitabilityCallback(tree, period))
+        else:
+            callbacks.append(MetricCallback(_match_metric(game, config, executor), period))
+        if callable(diagnostics := getattr(agent, "diagnostics", None)):  # e.g. VCFR's bonus
+            callbacks.append(MetricCallback(lambda _agent: diagnostics(), period))
+        callbacks.append(MetricsLogger(out, period, tensorboard=config.tensorboard))
+        callbacks.append(
+            CheckpointCallback(out / CHECKPOINT_FILE, config.checkpoint_every or period)
+        )
+        # A seconds budget with default periods: evaluations may take at most a quarter of it
+        # (their period doubles when they take more), so a slow evaluator cannot eat the budget.
+        default_periods = config.eval_every is None and config.checkpoint_every is None
+        share = 0.25 if config.seconds is not None and default_periods else None
+        trainer = Trainer(agent, budget, callbacks, progress=progress, callback_share=share,
+                          started=started)
+        held = agent.iteration  # what the folder held (0 for a fresh run)
+        try:
+            trainer.run()
+        except KeyboardInterrupt:
+            pass  # the checkpoint callback saved what was learned; the summary says so
+        finally:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()  # release rollout workers
 
-    playing = cast(AgentGameView, learner) if learner.game_type.agent_view else None
-    summary: dict[str, Any] = {
-        "agent": config.agent,
-        "game": repr(game),
-        # Unknown-environment games: which model a tabular solver solved (prior mean, oracle d*).
-        **({"solves": solves} if (solves := getattr(agent, "solves", None)) else {}),
-        # Learners that play an unknown environment: hands they were paid in it this run.
-        **({"interactions_this_run": playing.sampler.episodes}
-           if playing is not None and playing.interactive else {}),
-        "units": spec.units,
-        "iterations_done": agent.iteration,
-        "seconds_this_run": round(trainer.elapsed, 3),
-        "resumed": resumed,
-        # A budget the folder had already spent trains nothing: the summary says what it held.
-        "held_before": held,
-        "budget_units": units,
-        **({"budget_rounds": config.rounds, "rounds_done": getattr(agent, "rounds", None)}
-           if config.rounds is not None else {}),
-        **({"interrupted": True} if trainer.interrupted else {}),
-        **({"workers": executor.workers, "distributed": executor.stats.summary()}
-           if executor is not None else {}),
-        **trainer.metrics,
-    }
-    if tree is not None and not trainer.interrupted:  # what evaluate.py scores
-        tabularize(tree, agent.policy()).save(out / "policy.npz")
-        posterior = getattr(agent, "posterior", None)
-        if game.game_type.hidden_model and isinstance(posterior, Posterior):
-            # Learners of an unknown game: their output, their data (the posterior mean
-            # re-solved by CFR+) and their own view of the output, all at the end.
-            summary.update(run_measures(game, agent.policy(), posterior, CFRPlus, tree))
-    write_json(out / "summary.json", summary)
-    return summary
+        playing = cast(AgentGameView, learner) if learner.game_type.agent_view else None
+        summary: dict[str, Any] = {
+            "agent": config.agent,
+            "game": repr(game),
+            # Unknown-environment games: which model a tabular solver solved (prior mean,
+            # oracle d*).
+            **({"solves": solves} if (solves := getattr(agent, "solves", None)) else {}),
+            # Learners that play an unknown environment: hands they were paid in it this run.
+            **({"interactions_this_run": playing.sampler.episodes}
+               if playing is not None and playing.interactive else {}),
+            "units": spec.units,
+            **trainer.timing(),
+            "resumed": resumed,
+            # A budget the folder had already spent trains nothing: the summary says what it held.
+            "held_before": held,
+            "budget_units": units,
+            **({"budget_rounds": config.rounds, "rounds_done": getattr(agent, "rounds", None)}
+               if config.rounds is not None else {}),
+            **({"interrupted": True} if trainer.interrupted else {}),
+            **({"workers": executor.workers, "distributed": executor.stats.summary()}
+               if executor is not None else {}),
+            **trainer.metrics,
+        }
+        if tree is not None and not trainer.interrupted:  # what evaluate.py scores
+            tabularize(tree, agent.policy()).save(out / "policy.npz")
+            posterior = getattr(agent, "posterior", None)
+            if game.game_type.hidden_model and isinstance(posterior, Posterior):
+                # Learners of an unknown game: their output, their data (the posterior mean
+                # re-solved by CFR+) and their own view of the output, all at the end.
+                summary.update(run_measures(game, agent.policy(), posterior, CFRPlus, tree))
+        write_json(out / "summary.json", summary)
+        return summary
 
 
 def _episodes_per_round(agent: Agent) -> int:

@@ -78,9 +78,18 @@ class Trainer:
             callbacks (evaluations) may take: when they take more, every callback period is
             doubled (still round numbers). ``None`` keeps the periods as given (a run with an
             explicit evaluation period).
-        started: the ``clock`` reading the seconds budget counts from (``train`` passes the
-            moment it started, so building the game and agent counts too); default: when
-            ``run`` starts.
+        started: the ``clock`` reading set-up counts from (``train`` passes the moment it
+            started, so building the game, tree and agent is set-up); default: when ``run``
+            starts.
+
+    Set-up is counted apart from a seconds budget: the budget's clock starts when the first
+    ``iterate`` call (the one-unit probe, a warm-up that compiles the agent's kernels) returns,
+    so building, compiling and the evaluation at iteration 0 (``on_start``) are ``setup_seconds``
+    and never eat the budget; the warm-up's unit is counted as done. With a units budget only,
+    set-up is what came before ``run``. Slack: the loop reads the clock between calls only, so a
+    run ends at most ``chunk_seconds`` (0.5 s) past its budget when units are shorter than that,
+    plus one unit when a unit takes longer (the second probe), plus what the final evaluation
+    takes beyond the latest measured round.
     """
 
     def __init__(
@@ -110,6 +119,10 @@ class Trainer:
         """Seconds spent in ``on_step`` rounds so far."""
         self.started = started
         self.start_time = 0.0
+        self.setup_seconds = 0.0
+        """Seconds before the budget's clock started (see the class docstring)."""
+        self.setup_units = 0
+        """Units done in set-up (the warm-up unit of a seconds budget)."""
         self.elapsed = 0.0
         self.metrics: dict[str, float] = {}
         """The latest values callbacks computed (e.g. exploitability), read by loggers."""
@@ -187,7 +200,9 @@ class Trainer:
     def run(self) -> Agent:
         """Spend the budget; returns the agent. Callbacks' ``on_end`` runs even on Ctrl-C (then
         with ``interrupted`` set), and the ``KeyboardInterrupt`` propagates."""
-        self.start_time = self.clock() if self.started is None else self.started
+        self.start_time = self.clock()
+        self.setup_seconds = 0.0 if self.started is None else self.start_time - self.started
+        warm_up = self.budget.seconds is not None
         total = self.budget.units
         bar = tqdm(
             total=total if total is not None else None,
@@ -216,6 +231,12 @@ class Trainer:
                 if done > 0:
                     self.seconds_per_unit = took / done
                 bar.update(done)
+                if warm_up:  # set-up ends with the warm-up call: the budget's clock starts now
+                    warm_up = False
+                    now = self.clock()
+                    self.setup_seconds += now - self.start_time
+                    self.setup_units = done
+                    self.start_time = now
                 self.elapsed = self.clock() - self.start_time
                 fired = [
                     c for c in self.callbacks
@@ -241,6 +262,17 @@ class Trainer:
             bar.close()
             restore()
         return self.agent
+
+    def timing(self) -> dict[str, Any]:
+        """The run's counts for its summary: units done in all, seconds of the budgeted part
+        (``seconds_this_run``) and of set-up, and the units done in set-up."""
+        return {
+            "iterations_done": self.agent.iteration,
+            "seconds_this_run": round(self.elapsed, 3),
+            # Building, compiling and the first evaluation: outside a seconds budget.
+            "setup_seconds": round(self.setup_seconds, 3),
+            "setup_units": self.setup_units,
+        }
 
     def _catch_sigint(self) -> Callable[[], None]:
         """Make the first Ctrl-C a request to stop between ``iterate`` calls; returns the

@@ -45,6 +45,11 @@ from gymnasium import spaces
 
 from pokerzoo.envs.vector import VectorStep
 from pokerzoo.errors import CheckpointError, ConfigError, EnvStateError, IllegalActionError
+from pokerzoo.wrappers.aec_guard import check_aec_env
+
+MAX_HANDS_WITHOUT_DECISION = 1000
+"""Hands in a row that may end before any decision (a deal that ends at once is skipped);
+more means an env that never lets an agent act, refused instead of looping forever."""
 
 EnvFactory = Callable[[], Any]
 """``() -> AECEnv``: builds a fresh env."""
@@ -116,10 +121,9 @@ def inspect_env(env: Any) -> AECSpec:
     Raises:
         ConfigError: continuous (non-``Discrete``) actions, or no action mask.
     """
+    check_aec_env(env, "the AEC learner adapter")
     env.reset(seed=0)
     agents = tuple(env.possible_agents)
-    if not agents:
-        raise ConfigError("the env has no possible_agents: an AEC env names its agents")
     sizes = set()
     for agent in agents:
         space = env.action_space(agent)
@@ -308,7 +312,7 @@ class AECLearnerEnv:
         """Reset copy ``i`` with the next seed until it reaches a live decision; the rewards
         read on the way wait in ``_carry`` for the hand's first step (a hand that ends before
         any decision is counted and skipped, its rewards with it)."""
-        while True:
+        for _ in range(MAX_HANDS_WITHOUT_DECISION):
             seed = int(self._rng.integers(2**31))
             self.envs[i].reset(seed=seed)
             self._hand_seed[i] = seed
@@ -318,6 +322,8 @@ class AECLearnerEnv:
                 self._carry[i] = scratch[i]
                 return
             self.episodes += 1
+        raise ConfigError(f"the env ended {MAX_HANDS_WITHOUT_DECISION:,} hands in a row before "
+                          "any agent could act (every agent terminated or truncated at reset?)")
 
     def _advance(self, i: int, rewards: np.ndarray) -> bool:
         """Dead-step copy ``i`` to its next live decision, crediting every ``last()`` reward;

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from pokerzoo.envs.batch_opponents import check_opponent_signature
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.policy import PolicySource, StatePolicy
 
@@ -86,6 +87,7 @@ def as_opponent(spec: Any, env: Any, rng_of: Callable[[], np.random.Generator]) 
     if hasattr(spec, "predict") and hasattr(spec, "observation_space"):
         return _sb3_opponent(spec, rng_of)
     if callable(spec):
+        check_opponent_signature(spec, "one turn with an action or a probability vector")
 
         def call(obs: dict[str, np.ndarray], info: Mapping[str, Any]) -> int:
             out = spec(obs, info)

@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from pokerzoo.envs.gym_vector import finite_reward_scale
 from pokerzoo.envs.spaces import flat_space
 from pokerzoo.errors import ConfigError, EnvStateError
 from pokerzoo.wrappers.opponents import as_opponent
@@ -81,10 +82,12 @@ class SingleAgentEnv(gymnasium.Env):
         if obs_type not in ("box", "dict", "flat"):
             raise ConfigError(f"obs_type must be 'box', 'dict' or 'flat', got {obs_type!r}")
         self.obs_type = obs_type
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = finite_reward_scale(reward_scale)
         specs = list(opponent) if isinstance(opponent, list | tuple) else [opponent] * (n - 1)
         if len(specs) != n - 1:
             raise ConfigError(f"need one opponent per other seat ({n - 1}), got {len(specs)}")
+        for spec in specs:  # refused now (an unknown kind, a callable of the wrong signature)
+            as_opponent(spec, env, lambda: self.np_random)
         self._specs = specs
         self._opponents: dict[str, Any] = {}
         inner = env.observation_space(self.agents[0])

@@ -1,0 +1,56 @@
+"""Our trained agents in the standard PettingZoo AEC loop, unchanged:
+``for agent in env.agent_iter(): obs, r, term, trunc, info = env.last(); action = None if term
+or trunc else our_agent.act(obs, info); env.step(action)`` — on a foreign env (guarded by
+``pokerzoo.wrappers.aec_guard.guard_env``, whose ``last()`` names the acting agent) and on ours."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.cfr import CFRPlus
+from pokerzoo.envs import make
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.registry import load_game
+from pokerzoo.runs.foreign import make_foreign_agent
+from pokerzoo.wrappers.aec_guard import guard_env
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runs"))
+from misbehaving_envs import GoodEnv
+
+
+def _standard_loop(env, our_agent, seed: int = 0) -> dict[str, float]:
+    env.reset(seed=seed)
+    totals: dict[str, float] = {}
+    for name in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[name] = totals.get(name, 0.0) + float(reward)
+        action = None if terminated or truncated else our_agent.act(obs, info)
+        env.step(action)
+    return totals
+
+
+@pytest.mark.parametrize("agent_name", ["nfsp", "mccfr-os"])
+def test_a_trained_agent_plays_a_foreign_env_in_the_plain_loop(agent_name: str) -> None:
+    agent = make_foreign_agent(agent_name, GoodEnv, seed=0, params={})
+    agent.iterate(8)
+    for seed in range(3):
+        totals = _standard_loop(guard_env(GoodEnv(), "good_toy"), agent, seed)
+        assert totals == {"a0": 1.0, "a1": -1.0}  # every hand played to its end
+
+
+def test_without_the_guard_the_agent_asks_to_name_the_acting_agent() -> None:
+    agent = make_foreign_agent("nfsp", GoodEnv, seed=0, params={})
+    with pytest.raises(ConfigError, match=r"name the acting agent: info\['agent'\]"):
+        _standard_loop(GoodEnv(), agent)
+
+
+def test_a_trained_agent_plays_our_env_in_the_plain_loop() -> None:
+    solver = CFRPlus(load_game("kuhn_poker"))
+    solver.iterate(50)
+    solver.rng = np.random.default_rng(0)
+    totals = _standard_loop(make("kuhn_poker_v0"), solver)
+    assert set(totals) == {"player_0", "player_1"} and sum(totals.values()) == 0.0
