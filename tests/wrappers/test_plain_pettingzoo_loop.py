@@ -42,7 +42,7 @@ def test_a_trained_agent_plays_a_foreign_env_in_the_plain_loop(agent_name: str) 
         assert totals == {"a0": 1.0, "a1": -1.0}  # every hand played to its end
 
 
-def test_without_the_guard_the_agent_asks_to_name_the_acting_agent() -> None:
+def test_without_the_guard_or_attach_the_agent_asks_to_name_the_acting_agent() -> None:
     agent = make_foreign_agent("nfsp", GoodEnv, seed=0, params={})
     with pytest.raises(ConfigError, match=r"name the acting agent: info\['agent'\]"):
         _standard_loop(GoodEnv(), agent)
@@ -54,3 +54,31 @@ def test_a_trained_agent_plays_our_env_in_the_plain_loop() -> None:
     solver.rng = np.random.default_rng(0)
     totals = _standard_loop(make("kuhn_poker_v0"), solver)
     assert set(totals) == {"player_0", "player_1"} and sum(totals.values()) == 0.0
+
+
+@pytest.mark.parametrize("agent_name", ["nfsp", "mccfr-os"])
+def test_an_attached_agent_plays_a_bare_foreign_env_in_the_plain_loop(agent_name: str) -> None:
+    agent = make_foreign_agent(agent_name, GoodEnv, seed=0, params={})
+    agent.iterate(8)
+    for seed in range(3):
+        env = GoodEnv()
+        totals = _standard_loop(env, agent.attach(env), seed)
+        assert totals == {"a0": 1.0, "a1": -1.0}
+
+
+def test_attach_refuses_an_env_of_other_agents() -> None:
+    agent = make_foreign_agent("nfsp", GoodEnv, seed=0, params={})
+    with pytest.raises(ConfigError, match=r"possible_agents \['player_0', 'player_1'\] are not"):
+        agent.attach(make("kuhn_poker_v0"))
+    with pytest.raises(ConfigError, match="attach takes a PettingZoo AEC env, got int"):
+        agent.attach(5)
+
+
+def test_a_bad_seat_index_is_one_line() -> None:
+    agent = make_foreign_agent("mccfr-os", GoodEnv, seed=0, params={})
+    env = GoodEnv()
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    with pytest.raises(ConfigError, match=r"info\['player'\] must be a seat index in 0..1"):
+        agent.act_probabilities(obs, {"player": 7})
+    assert agent.act_probabilities(obs, {"player": np.int64(0)}).sum() == pytest.approx(1.0)

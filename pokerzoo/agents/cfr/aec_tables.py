@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.agents.aec_seat import AECSeatMixin
 from pokerzoo.agents.base import Agent, check_state_iteration
-from pokerzoo.errors import CheckpointError, ConfigError
+from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import State
 from pokerzoo.wrappers.aec_learner import as_factory, inspect_env
 
 
-class AECTabularSolver(Agent):
+class AECTabularSolver(AECSeatMixin, Agent):
     """Base of ``AECExternalMCCFR`` and ``AECOutcomeMCCFR``: the env, the tables, the rest.
 
     Args:
@@ -70,6 +71,9 @@ class AECTabularSolver(Agent):
                 out[row] = total / total.sum()
         return out
 
+    def _seat_agents(self) -> tuple[str, ...]:
+        return tuple(self.spec.agents)
+
     def policy(self) -> AECTablePolicy:
         """The average strategy as a state policy over ``AECState``-like states."""
         return AECTablePolicy(self)
@@ -77,16 +81,10 @@ class AECTabularSolver(Agent):
     def act_probabilities(
         self, observation: Any, info: Mapping[str, Any] | None = None
     ) -> np.ndarray:
-        """The average strategy at an env turn; the seat is ``info["agent"]`` or
-        ``info["player"]`` (as ``AECNFSP.act_probabilities``)."""
+        """The average strategy at an env turn; the seat is ``info["agent"]``,
+        ``info["player"]`` or the attached env's ``agent_selection`` (see ``attach``)."""
+        seat = self._seat_of_turn(info)
         info = info or {}
-        if "player" in info:
-            seat = int(info["player"])
-        elif info.get("agent") in self.spec.agents:
-            seat = self.spec.agents.index(info["agent"])
-        else:
-            raise ConfigError("name the acting agent: info['agent'] (its name) or "
-                              f"info['player'] (its index in {list(self.spec.agents)})")
         if self.spec.mask_in_info:
             obs, mask = observation, info["action_mask"]
         else:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from pokerzoo.agents.aec_seat import AECSeatMixin
 from pokerzoo.agents.nfsp.agent import NFSP, NetworkPolicy
 from pokerzoo.agents.nfsp.config import PRESETS, NFSPConfig
 from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
@@ -57,7 +58,7 @@ class AECGame:
         return f"AECGame({self.spec.name!r}, agents={list(self.spec.agents)})"
 
 
-class AECNFSP(NFSP):
+class AECNFSP(AECSeatMixin, NFSP):
     """NFSP on a PettingZoo AEC env (see the module).
 
     Args:
@@ -105,19 +106,18 @@ class AECNFSP(NFSP):
     def act_probabilities(
         self, observation: Any, info: Mapping[str, Any] | None = None
     ) -> np.ndarray:
-        """The average policy at an env turn; the seat is ``info["agent"]`` (the agent's name)
-        or ``info["player"]`` (its index in ``possible_agents``)."""
+        """The average policy at an env turn; the seat is ``info["agent"]`` (the agent's name),
+        ``info["player"]`` (its index in ``possible_agents``) or the attached env's
+        ``agent_selection`` (``attach(env)``, for a plain ``env.last()`` loop)."""
         obs, mask = self.adapter.split(observation, info or {})
         return self.average_probs(self.seat(info), obs, mask)[0].astype(np.float64)
 
     def seat(self, info: Mapping[str, Any] | None) -> int:
-        """The seat named by ``info`` (see ``act_probabilities``)."""
-        if info and "player" in info:
-            return int(info["player"])
-        if info and info.get("agent") in self.adapter.spec.agents:
-            return self.adapter.seat_of(info["agent"])
-        raise ConfigError("name the acting agent: info['agent'] (its name) or info['player'] "
-                          f"(its index in {list(self.adapter.spec.agents)})")
+        """The seat named by ``info`` or the attached env (see ``act_probabilities``)."""
+        return self._seat_of_turn(info)
+
+    def _seat_agents(self) -> tuple[str, ...]:
+        return tuple(self.adapter.spec.agents)
 
 
 class AECUCTBestResponse(UCTBestResponse):
