@@ -533,10 +533,10 @@ def checked_array(
         raise CheckpointError(f"checkpoint field {field} holds NaN or infinite values; it "
                               "must be finite")
     if low is not None and value.min() < low:
-        raise CheckpointError(f"checkpoint field {field} holds {value.min()!r}; its values "
+        raise CheckpointError(f"checkpoint field {field} holds {value.min().item()!r}; its values "
                               f"must be >= {low}")
     if high is not None and value.max() > high:
-        raise CheckpointError(f"checkpoint field {field} holds {value.max()!r}; its values "
+        raise CheckpointError(f"checkpoint field {field} holds {value.max().item()!r}; its values "
                               f"must be <= {high}")
     return value
 
@@ -554,3 +554,24 @@ def checked_int(value: Any, field: str, *, low: int = 0, high: int = 2**62) -> i
         raise CheckpointError(f"checkpoint field {field} is {value!r:.40}; it must be an int "
                               f"from {low} to {high}")
     return value
+
+
+def checked_weights(weights: Any, field: str) -> Mapping[str, Any]:
+    """A network's saved ``state_dict`` (tensors by name), refused unless every tensor is a
+    finite float tensor: a net with NaN weights answers NaN everywhere, found only after long
+    evaluations.
+
+    Raises:
+        CheckpointError: naming ``field`` and the tensor.
+    """
+    if not isinstance(weights, Mapping):
+        raise CheckpointError(f"checkpoint field {field} is not a table of tensors")
+    import torch  # only networks' loaders call this
+
+    for name, tensor in weights.items():
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_floating_point():
+            raise CheckpointError(f"checkpoint field {field}.{name} must be a float tensor")
+        if not bool(torch.isfinite(tensor).all()):
+            raise CheckpointError(f"checkpoint field {field}.{name} holds NaN or infinite "
+                                  "values; it must be finite")
+    return weights

@@ -40,7 +40,7 @@ except ImportError:  # a machine without the extra: one line saying what to inst
                       '"pokerzoo[torch]"') from None
 
 from pokerzoo.agents.resolver.pbs import FeatureSpec, game_record, suit_permutations
-from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.checkpoint import checked_weights, read_checkpoint, write_checkpoint
 from pokerzoo.games.base import Game
 from pokerzoo.public.tree import PublicTree
 
@@ -256,7 +256,7 @@ def net_from_state(state: dict[str, Any], game: Game | None = None,
     _check_loaded_spec(spec, where)
     if game is not None:
         spec.check_game(game)
-    _check_loaded_weights(state.get("weights"), where)
+    checked_weights(state.get("weights"), "weights")
     net = ValueNet(spec)
     try:
         net.load_state_dict(state["weights"])
@@ -314,18 +314,6 @@ def _check_loaded_spec(spec: ValueNetSpec, where: str) -> None:
         if (table[0] != np.arange(table.shape[1])).any():
             raise CheckpointError(f"{where}: value-net field {name} must start with the "
                                   "identity")
-
-
-def _check_loaded_weights(weights: Any, where: str) -> None:
-    """Refuse weights that are not finite float tensors (they would answer NaN silently)."""
-    if not isinstance(weights, dict):
-        raise CheckpointError(f"{where}: value-net field weights is not a table of tensors")
-    for name, tensor in weights.items():
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_floating_point():
-            raise CheckpointError(f"{where}: value-net weight {name} must be a float tensor")
-        if not bool(torch.isfinite(tensor).all()):
-            raise CheckpointError(f"{where}: value-net weight {name} holds NaN or infinite "
-                                  "values; it must be finite")
 
 
 class NetworkLeaves:
