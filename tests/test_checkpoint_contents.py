@@ -103,3 +103,26 @@ def test_nfsp_weights_all_nan_are_refused_before_any_learner_changes(tmp_path: P
         fresh.load(path)
     after = fresh.learners[0].avg.state_dict()
     assert all(bool((after[k] == v).all()) for k, v in before.items())
+
+
+@pytest.mark.parametrize(("change", "fragment"), [
+    (lambda sigma: sigma.astype("U8"), "sigma holds dtype <U8"),
+    (lambda sigma: sigma + 2.0, "its values must be <= 1.0"),
+])
+def test_deep_cfr_strategy_tables_are_refused_not_cast(tmp_path: Path, change: Any,
+                                                       fragment: str) -> None:
+    pytest.importorskip("torch")
+    params = {"traversals": 20, "advantage_steps": 10, "policy_steps": 10, "batch_size": 16,
+              "device": "cpu"}
+    agent = make_agent("deep-cfr", KUHN, seed=0, **params)
+    agent.iterate(1)
+    path = tmp_path / "deep.pzc"
+    agent.save(path)
+    header, state = read_checkpoint(path)
+    state["sigma"] = change(state["sigma"])
+    write_checkpoint(path, agent_name=header["agent"], state=state, meta=header["meta"])
+    fresh = make_agent("deep-cfr", KUHN, seed=0, **params)
+    with pytest.raises(CheckpointError, match="checkpoint field sigma") as caught:
+        fresh.load(path)
+    assert fragment in str(caught.value)
+    assert fresh.iteration == 0
