@@ -14,8 +14,11 @@ import pytest
 
 from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
 from pokerzoo.errors import CheckpointError
+from pokerzoo.games import load_game
 from pokerzoo.public.holdem_spot import HoldemSpot, SpotSolution, solve_spot
-from pokerzoo.public.results import CHECKPOINT_NAME, load_solver
+from pokerzoo.public.results import CHECKPOINT_NAME, load_solver, save_solver
+from pokerzoo.public.small_games import public_game_tree
+from pokerzoo.public.solver import PublicSolver
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,3 +147,31 @@ def test_fuzzed_saved_spots_never_crash(saved_spot: Path, tmp_path: Path) -> Non
     assert result["bad"] == []
     assert result["refused"] + result["equal"] + result["generic_loaded"] == 500
     assert result["refused"] > 400
+
+
+def _leduc_saved(folder: Path) -> Path:
+    solver = PublicSolver(public_game_tree(load_game("leduc_holdem")).tree)
+    solver.iterate(3)
+    path = folder / "leduc.ckpt"
+    save_solver(solver, path)
+    return path
+
+
+DENSE = {
+    "terminal table out of range": (_set("tree", "terminal_data", lambda a: a + 10**6),
+                                    "terminal_data"),
+    "payoffs of the wrong shape": (_set("terminals", "payoffs", lambda a: a[:, :-1]),
+                                   "terminals.payoffs"),
+    "NaN payoffs": (_set("terminals", "payoffs", _first(np.nan)), "terminals.payoffs"),
+    "storage offsets overlapping": (_set("tree", "offset",
+                                         lambda a: np.where(a > 0, a - 1, a)), "offset"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DENSE))
+def test_a_tampered_small_game_tree_is_refused(tmp_path: Path, name: str) -> None:
+    change, field = DENSE[name]
+    path = _tampered(_leduc_saved(tmp_path), tmp_path, change)
+    with pytest.raises(CheckpointError) as caught:
+        load_solver(path)
+    assert field in str(caught.value) and "\n" not in str(caught.value)
