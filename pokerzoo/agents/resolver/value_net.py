@@ -293,7 +293,21 @@ def _check_loaded_spec(spec: ValueNetSpec, where: str) -> None:
         raise CheckpointError(
             f"{where} declares a value net of {count:,} weights (width {spec.width}, layers "
             f"{spec.layers}); at most {MAX_LOADED_PARAMETERS:,} are loaded")
-    sizes = {"card_perms": None, "hand_perms0": len(spec.hands0),
+    num_cards = spec.features.num_cards
+    if isinstance(num_cards, bool) or not isinstance(num_cards, int) or not 1 <= num_cards <= 52:
+        raise CheckpointError(f"{where}: value-net field features.num_cards is {num_cards!r}; "
+                              "it must be an int from 1 to 52")
+    for name in ("hands0", "hands1"):
+        hands = getattr(spec, name)
+        lengths = {len(h) for h in hands}
+        if not 1 <= len(hands) <= 1326 or len(lengths) != 1:
+            raise CheckpointError(f"{where}: value-net field {name} must list 1 to 1326 hands "
+                                  "of one size")
+        cards = np.asarray(hands, dtype=np.int64)
+        if cards.min() < 0 or cards.max() >= num_cards:
+            raise CheckpointError(f"{where}: value-net field {name} holds a card outside "
+                                  f"0..{num_cards - 1}")
+    sizes = {"card_perms": num_cards, "hand_perms0": len(spec.hands0),
              "hand_perms1": len(spec.hands1)}
     counts = {len(getattr(spec, name)) for name in sizes}
     if len(counts) != 1:
@@ -304,9 +318,8 @@ def _check_loaded_spec(spec: ValueNetSpec, where: str) -> None:
         if not rows:
             continue
         lengths = {len(row) for row in rows}
-        if len(lengths) != 1 or (size is not None and lengths != {size}):
-            raise CheckpointError(f"{where}: value-net field {name} must hold rows of "
-                                  f"{size if size is not None else 'one length'}")
+        if lengths != {size}:
+            raise CheckpointError(f"{where}: value-net field {name} must hold rows of {size}")
         table = np.asarray(rows, dtype=np.int64)
         if (np.sort(table, axis=1) != np.arange(table.shape[1])).any():
             raise CheckpointError(f"{where}: value-net field {name} holds a row that is not a "

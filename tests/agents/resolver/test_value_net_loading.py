@@ -76,6 +76,10 @@ TAMPERINGS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "symmetries missing for one player": (lambda s: s["spec"].update(hand_perms1=[]),
                                           "card_perms, hand_perms0 and hand_perms1"),
     "NaN weights": (_nan_weights, "holds NaN"),
+    "a card outside the deck": (
+        lambda s: s["spec"].update(hands0=[[-1]] + s["spec"]["hands0"][1:]), "hands0"),
+    "a deck of 10**6 cards": (
+        lambda s: s["spec"]["features"].update(num_cards=10**6), "features.num_cards"),
 }
 
 
