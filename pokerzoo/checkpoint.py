@@ -224,11 +224,21 @@ def read_header(path: str | os.PathLike) -> dict[str, Any]:
 
 def _checked_file(path: str | os.PathLike) -> Path:
     """``path`` if it is a non-empty regular file that is not an old pickle checkpoint."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ConfigError(
+            f"a checkpoint path must be a str or path, not {type(path).__name__}"
+        )
     path = Path(path)
     if not path.exists():
         raise CheckpointError(f"no checkpoint at {path}")
     if not path.is_file():
         raise CheckpointError(f"{path} is not a file, so not a pokerzoo checkpoint")
+    # Files under /proc, /sys and /dev look regular (or are devices) but are not data: reading
+    # /proc/self/mem from its start fails, and others never end.
+    if str(path.resolve()).startswith(("/proc/", "/sys/", "/dev/")):
+        raise CheckpointError(
+            f"{path} is a system file, not a checkpoint pokerzoo wrote; point to a checkpoint"
+        )
     with open(path, "rb") as fh:
         first = fh.read(1)
     if not first:
@@ -464,3 +474,104 @@ def _read_tensors(zf: zipfile.ZipFile, path: Path) -> dict[str, Any]:
     ):
         raise CheckpointError(f"{path} is corrupt: {_TENSORS_MEMBER} is not a dict of tensors")
     return tensors
+
+
+# Checking what was read ----------------------------------------------------------------------
+
+_KIND_NAMES = {"f": "floats", "i": "integers", "b": "bools", "u": "unsigned integers"}
+
+
+def checked_array(
+    value: Any,
+    field: str,
+    *,
+    kinds: str = "f",
+    shape: tuple[int, ...] | None = None,
+    ndim: int | None = None,
+    low: float | None = None,
+    high: float | None = None,
+    finite: bool = True,
+) -> np.ndarray:
+    """A numpy array read from a checkpoint, refused unless it is what its reader expects.
+
+    Loaders call this before any array reaches compiled code, torch or a strategy, so that a
+    tampered or damaged file is refused naming the field instead of being cast silently.
+
+    Args:
+        value: what the checkpoint held.
+        field: its name, for the message.
+        kinds: the allowed numpy dtype kinds ("f" floats, "i" signed, "u" unsigned, "b" bools);
+            strings, objects and complex numbers are never allowed unless listed.
+        shape: the exact shape required, if any.
+        ndim: the number of dimensions required, if any.
+        low: the smallest allowed value, if any.
+        high: the largest allowed value, if any.
+        finite: whether NaN and infinities are refused (float arrays).
+
+    Returns:
+        The array (not copied).
+
+    Raises:
+        CheckpointError: naming ``field`` and what is allowed.
+    """
+    if not isinstance(value, np.ndarray):
+        raise CheckpointError(f"checkpoint field {field} must be an array, not "
+                              f"{type(value).__name__}")
+    allowed = " or ".join(_KIND_NAMES.get(k, k) for k in kinds)
+    if value.dtype.kind not in kinds:
+        raise CheckpointError(f"checkpoint field {field} holds dtype {value.dtype}; it must "
+                              f"hold {allowed}")
+    if shape is not None and value.shape != tuple(shape):
+        raise CheckpointError(f"checkpoint field {field} has shape {list(value.shape)}; it "
+                              f"must have shape {list(shape)}")
+    if ndim is not None and value.ndim != ndim:
+        raise CheckpointError(f"checkpoint field {field} has {value.ndim} dimensions; it must "
+                              f"have {ndim}")
+    if value.size == 0 or value.dtype.kind == "b":
+        return value
+    if finite and value.dtype.kind == "f" and not np.isfinite(value).all():
+        raise CheckpointError(f"checkpoint field {field} holds NaN or infinite values; it "
+                              "must be finite")
+    if low is not None and value.min() < low:
+        raise CheckpointError(f"checkpoint field {field} holds {value.min().item()!r}; its values "
+                              f"must be >= {low}")
+    if high is not None and value.max() > high:
+        raise CheckpointError(f"checkpoint field {field} holds {value.max().item()!r}; its values "
+                              f"must be <= {high}")
+    return value
+
+
+def checked_int(value: Any, field: str, *, low: int = 0, high: int = 2**62) -> int:
+    """An integer read from a checkpoint, refused (naming ``field``) unless an int (not a bool)
+    in ``low..high``.
+
+    Raises:
+        CheckpointError: naming ``field`` and the allowed range.
+    """
+    if isinstance(value, np.integer):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CheckpointError(f"checkpoint field {field} is {value!r:.40}; it must be an int "
+                              f"from {low} to {high}")
+    return value
+
+
+def checked_weights(weights: Any, field: str) -> Mapping[str, Any]:
+    """A network's saved ``state_dict`` (tensors by name), refused unless every tensor is a
+    finite float tensor: a net with NaN weights answers NaN everywhere, found only after long
+    evaluations.
+
+    Raises:
+        CheckpointError: naming ``field`` and the tensor.
+    """
+    if not isinstance(weights, Mapping):
+        raise CheckpointError(f"checkpoint field {field} is not a table of tensors")
+    import torch  # only networks' loaders call this
+
+    for name, tensor in weights.items():
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_floating_point():
+            raise CheckpointError(f"checkpoint field {field}.{name} must be a float tensor")
+        if not bool(torch.isfinite(tensor).all()):
+            raise CheckpointError(f"checkpoint field {field}.{name} holds NaN or infinite "
+                                  "values; it must be finite")
+    return weights

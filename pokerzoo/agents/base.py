@@ -148,6 +148,8 @@ class Agent(ABC):
         _, state = read_checkpoint(path, agent_name=self.name)
         try:
             self.load_state_dict(state)
+        except CheckpointError as exc:  # already says which field is wrong and what to do
+            raise CheckpointError(f"{path} does not fit this {self.name} agent: {exc}") from exc
         except (KeyError, IndexError, ValueError, TypeError, RuntimeError) as exc:
             raise CheckpointError(
                 f"{path} does not fit this {self.name} agent ({type(exc).__name__}: {exc}); "
@@ -158,12 +160,18 @@ class Agent(ABC):
 def check_state_iteration(value: Any) -> int:
     """A checkpoint's iteration count: an integer >= 0 (not a bool, a float or a string), or
     ``CheckpointError`` naming what the file holds instead."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and (
+        0 <= value <= MAX_ITERATION
+    ):
         return int(value)
     raise CheckpointError(
-        f"the checkpoint's iteration count is {value!r:.40}, not an integer >= 0: the file is "
-        "damaged or was edited; use an intact copy"
+        f"the checkpoint's iteration count is {value!r:.40}, not an integer from 0 to "
+        f"{MAX_ITERATION:.0e}: the file is damaged or was edited; use an intact copy"
     )
+
+
+MAX_ITERATION = 10**15
+"""The largest iteration count a checkpoint may hold (far past any run)."""
 
 
 def _mask_of(observation: Any, num_actions: int, who: str) -> np.ndarray | None:

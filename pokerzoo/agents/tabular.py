@@ -15,6 +15,7 @@ import numpy as np
 
 from pokerzoo.agents.base import Agent, check_state_iteration
 from pokerzoo.agents.solver_tree import describe_model, solver_tree
+from pokerzoo.checkpoint import checked_array
 from pokerzoo.config import from_mapping
 from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import Game
@@ -94,13 +95,16 @@ class TabularSolver(Agent):
         # Everything is checked before anything is assigned: a refused checkpoint leaves the
         # solver as it was.
         shape = self.tree.infoset_mask.shape
+        iteration = check_state_iteration(state["iteration"])
         for key in self._state_arrays:
-            if np.shape(state[key]) != shape:
-                raise CheckpointError(f"{key} has shape {np.shape(state[key])}, expected {shape}")
-            if not np.isfinite(np.asarray(state[key], dtype=np.float64)).all():
+            # Floats only: strings, complex numbers and bools would be cast silently.
+            array = checked_array(state[key], key, kinds="f", shape=shape,
+                                  low=None if key == "regrets" else 0.0)
+            if key == "strategy_sum" and iteration > 0 and not array.any():
                 raise CheckpointError(
-                    f"{key} holds NaN or infinite values, which no {self.name} iteration writes: "
-                    "the checkpoint is damaged or was edited; use an intact copy"
+                    f"checkpoint field strategy_sum is all zero after {iteration} iterations "
+                    f"(it would play uniformly); no {self.name} iteration writes that: use an "
+                    "intact copy"
                 )
         config = config_from_params(type(self.config), self.name, **state["config"])
         if config != self.config:
@@ -115,7 +119,6 @@ class TabularSolver(Agent):
                 + f"; build the {self.name} agent with the checkpoint's parameters "
                 "(pokerzoo.load_agent does) or start another run folder"
             )
-        iteration = check_state_iteration(state["iteration"])
         for key in self._state_arrays:
             setattr(self, key, np.array(state[key], dtype=np.float64))
         self._load_extra_state(state)

@@ -579,7 +579,16 @@ class SpotSolution:
 
     @classmethod
     def load(cls, path: str | Path) -> SpotSolution:
-        """A solved spot written by :meth:`save` (nothing in the file is executed)."""
+        """A solved spot written by :meth:`save` (nothing in the file is executed).
+
+        The tree is rebuilt from the saved spot's definition and the saved tree must equal it
+        exactly (``pokerzoo.public.results.load_solver``), so no tampered array reaches the
+        compiled sweeps.
+
+        Raises:
+            CheckpointError: naming the saved field that is wrong.
+            ConfigError: if the file holds a solver of no hold'em spot.
+        """
         from pokerzoo.public.results import load_solver
 
         solver = load_solver(path)

@@ -23,11 +23,17 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.checkpoint import checked_int, read_checkpoint, write_checkpoint
 from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.solver import _NO_UPDATE, PublicSolver, SolverConfig
 from pokerzoo.public.tree import DECISION, PublicTree
+from pokerzoo.public.validation import (
+    check_storage,
+    check_terminal_state,
+    check_tree_state,
+    same_tree,
+)
 
 CHECKPOINT_NAME = "public_solver"
 TERMINAL_CLASSES = {
@@ -140,31 +146,81 @@ def save_solver(solver: PublicSolver, path: str | os.PathLike) -> None:
 
 
 def load_solver(path: str | os.PathLike) -> PublicSolver:
-    """Read a solver written by ``save_solver`` (nothing in the file is executed)."""
+    """Read a solver written by ``save_solver`` (nothing in the file is executed).
+
+    No saved array reaches a compiled sweep unchecked (``pokerzoo.public.validation``): a
+    saved hold'em spot's tree is rebuilt from the spot's stored definition and the stored
+    tree must equal it exactly; any other tree is checked for structural consistency; then
+    the locks, the configuration, the solver's arrays (shape, dtype, finite, sums >= 0) and
+    the iteration count are checked.
+
+    Raises:
+        CheckpointError: naming the field that is wrong, for any tampered or damaged file.
+    """
     _, state = read_checkpoint(path, agent_name=CHECKPOINT_NAME)
     try:
-        name = state["terminals"]["class"]
-        if name not in TERMINAL_CLASSES:
-            raise CheckpointError(f"{path}: unknown terminal class {name!r}")
-        module, attr = TERMINAL_CLASSES[name].split(":")
-        cls = getattr(importlib.import_module(module), attr)
-        tree = PublicTree.from_state(state["tree"])
-        terminals = cls.from_state(tree, state["terminals"]["state"])
-        tree = dataclasses.replace(tree, terminals=terminals)
-        locks = {int(n): s for n, s in state["locks"].items()}
-        solver = PublicSolver(tree, SolverConfig(**state["config"]), locks=locks)
+        if not isinstance(state, dict):
+            raise CheckpointError(f"{path} is not a saved public solver: its state is no table")
+        saved_terminals = state["terminals"]
+        name = saved_terminals["class"] if isinstance(saved_terminals, dict) else None
+        if not isinstance(name, str) or name not in TERMINAL_CLASSES:
+            raise CheckpointError(f"{path}: unknown terminal class {name!r}; a saved tree has "
+                                  f"one of {sorted(TERMINAL_CLASSES)}")
+        tree = _checked_tree(name, state["tree"], saved_terminals["state"])
+        locks_in = state["locks"]
+        if not isinstance(locks_in, dict) or not all(
+            isinstance(k, str) and k.isdigit() for k in locks_in
+        ):
+            raise CheckpointError(f"{path}: saved solver field locks must map node ids to "
+                                  "strategies")
+        locks = {int(n): s for n, s in locks_in.items()}
+        config = state["config"]
+        if not isinstance(config, dict):
+            raise CheckpointError(f"{path}: saved solver field config is not a table")
+        solver = PublicSolver(tree, SolverConfig(**config), locks=locks)
+        check_storage(state["storage"], {key: getattr(solver, key) for key in _STORAGE})
         for key in _STORAGE:
-            saved = np.asarray(state["storage"][key])
-            target = getattr(solver, key)
-            if saved.shape != target.shape or saved.dtype != target.dtype:
-                raise CheckpointError(f"{path}: stored {key} does not fit its tree")
-            target[...] = saved
-        iterations = state["iterations"]
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-            raise CheckpointError(f"{path}: iterations must be an int >= 0")
-        solver.iterations = iterations
-    except (KeyError, TypeError, ValueError) as exc:
+            getattr(solver, key)[...] = state["storage"][key]
+        solver.iterations = checked_int(state["iterations"], "iterations", high=MAX_ITERATIONS)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         if isinstance(exc, CheckpointError):
-            raise
-        raise CheckpointError(f"{path} is not a saved public solver: {exc}") from exc
+            raise CheckpointError(f"{path}: {exc}") from exc
+        raise CheckpointError(f"{path} is not a saved public solver: "
+                              f"{type(exc).__name__}: {exc}") from exc
     return solver
+
+
+MAX_ITERATIONS = 10**12
+"""The most iterations a saved solver may claim (far past any solve that could run)."""
+
+
+def _checked_tree(name: str, tree_state: Any, terminal_state: Any) -> PublicTree:
+    """The saved tree with its terminals, once proven safe for the compiled sweeps."""
+    spot = terminal_state.get("spot") if isinstance(terminal_state, dict) else None
+    if name == "HoldemTerminals" and spot is not None:
+        from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+
+        if not isinstance(spot, dict):
+            raise CheckpointError("saved tree field terminals.spot is not a spot's fields")
+        rebuilt = build_spot_tree(HoldemSpot.from_dict(spot))
+        same_tree(tree_state, rebuilt)
+        check_terminal_state(name, terminal_state, tree_state)
+        expected: Any = rebuilt.terminals
+        if not _same_terminals(terminal_state, expected.state_dict()):
+            raise CheckpointError("saved tree field terminals differs from the terminals its "
+                                  "spot's definition builds")
+        return rebuilt
+    check_tree_state(tree_state)
+    check_terminal_state(name, terminal_state, tree_state)
+    module, attr = TERMINAL_CLASSES[name].split(":")
+    cls = getattr(importlib.import_module(module), attr)
+    tree = PublicTree.from_state(tree_state)
+    terminals = cls.from_state(tree, terminal_state)
+    return dataclasses.replace(tree, terminals=terminals)
+
+
+def _same_terminals(saved: dict[str, Any], expected: dict[str, Any]) -> bool:
+    boards = saved.get("showdown_boards")
+    want = expected["showdown_boards"]
+    return (isinstance(boards, np.ndarray) and boards.shape == want.shape
+            and bool(np.array_equal(boards, want)) and saved.get("spot") == expected["spot"])

@@ -29,9 +29,9 @@ from pokerzoo.agents.deep.base import (
     check_saved_game,
 )
 from pokerzoo.agents.deep.network import CardBettingNet
+from pokerzoo.checkpoint import checked_array
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
-from pokerzoo.errors import CheckpointError
 
 Batch = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
 """``(x, mask, t, target)``: network inputs, legal masks, loss weights and targets."""
@@ -274,9 +274,9 @@ class DeepCFRBase(DeepAgent):
         iteration = check_state_iteration(state["iteration"])  # refused before any change
         check_saved_game(state["game"], self.game)
         check_saved_config(state["config"], self.config, EARLIER_DEEP_CFR)
-        sigma = np.asarray(state["sigma"], dtype=np.float64)
-        if sigma.shape != self._sigma.shape:
-            raise CheckpointError(f"strategy table {sigma.shape}, expected {self._sigma.shape}")
+        # Floats only, the table's shape, finite probabilities: nothing is cast silently.
+        sigma = checked_array(state["sigma"], "sigma", kinds="f", shape=self._sigma.shape,
+                              low=0.0, high=1.0).astype(np.float64)
         nets: list[CardBettingNet | None] = []
         for saved_net in state["advantage_nets"]:
             if saved_net is None:

@@ -34,7 +34,7 @@ import torch
 
 from pokerzoo.agents.base import Agent, check_state_iteration, check_units
 from pokerzoo.agents.nfsp.config import PRESETS, DQNConfig, NFSPConfig
-from pokerzoo.agents.nfsp.learner import PlayerLearner, policy_probs
+from pokerzoo.agents.nfsp.learner import PlayerLearner, check_learner_weights, policy_probs
 from pokerzoo.agents.nfsp.rollout import ingest, learner_weights, make_worker
 from pokerzoo.agents.nfsp.selfplay import SelfPlay
 from pokerzoo.components.networks import torch_threads
@@ -318,6 +318,8 @@ class NFSP(Agent):
                 f"checkpoint was written with {saved_workers} rollout worker(s) and hands in "
                 f"flight; resume it with workers={saved_workers} (--workers {saved_workers})"
             )
+        for learner_state in state["learners"]:  # all checked before any is loaded
+            check_learner_weights(learner_state)
         for learner, learner_state in zip(self.learners, state["learners"]):
             learner.load_state_dict(learner_state)
         self.rng.bit_generator.state = copy.deepcopy(dict(state["rng"]))

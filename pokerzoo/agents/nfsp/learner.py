@@ -26,6 +26,7 @@ import torch
 import torch.nn.functional as F
 
 from pokerzoo.agents.nfsp.config import NFSPConfig
+from pokerzoo.checkpoint import checked_weights
 from pokerzoo.components.learning_times import learning_times
 from pokerzoo.components.networks import masked_argmax, masked_log_softmax, masked_max, mlp
 from pokerzoo.components.prioritized import PrioritizedReplayBuffer
@@ -220,7 +221,8 @@ class PlayerLearner(ActingNetworks):
         }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        """Restore what ``state_dict`` returned."""
+        """Restore what ``state_dict`` returned (networks refused unless finite)."""
+        check_learner_weights(state)
         self.q.load_state_dict(state["q"])
         self.q_target.load_state_dict(state["q_target"])
         self.avg.load_state_dict(state["avg"])
@@ -230,6 +232,16 @@ class PlayerLearner(ActingNetworks):
         self.sl_buffer.load_state_dict(state["sl_buffer"])
         for key in _COUNTERS:
             setattr(self, key, type(getattr(self, key))(state["counters"][key]))
+
+
+def check_learner_weights(state: Mapping[str, Any]) -> None:
+    """Refuse a saved learner whose networks hold anything but finite float tensors.
+
+    Raises:
+        CheckpointError: naming the network and the tensor.
+    """
+    for key in ("q", "q_target", "avg"):
+        checked_weights(state[key], f"learner.{key}")
 
 
 _COUNTERS = ("rl_updates", "sl_updates", "gradient_steps", "pending", "last_learning_times",

@@ -40,7 +40,7 @@ except ImportError:  # a machine without the extra: one line saying what to inst
                       '"pokerzoo[torch]"') from None
 
 from pokerzoo.agents.resolver.pbs import FeatureSpec, game_record, suit_permutations
-from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.checkpoint import checked_weights, read_checkpoint, write_checkpoint
 from pokerzoo.games.base import Game
 from pokerzoo.public.tree import PublicTree
 
@@ -253,8 +253,10 @@ def net_from_state(state: dict[str, Any], game: Game | None = None,
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{where} holds no value-net spec ({type(exc).__name__}: {exc})"
                               ) from exc
+    _check_loaded_spec(spec, where)
     if game is not None:
         spec.check_game(game)
+    checked_weights(state.get("weights"), "weights")
     net = ValueNet(spec)
     try:
         net.load_state_dict(state["weights"])
@@ -263,6 +265,68 @@ def net_from_state(state: dict[str, Any], game: Game | None = None,
                               ) from exc
     net.eval()
     return net.to(default_device() if device is None else torch.device(device))
+
+
+MAX_LOADED_PARAMETERS = 10**8
+"""The most weights a loaded value net may declare (400 MB of float32): a file declaring more
+is refused before torch allocates its layers."""
+MAX_LOADED_LAYERS = 256
+"""The most hidden layers a loaded value net may declare."""
+
+
+def parameter_count(spec: ValueNetSpec) -> int:
+    """The number of weights and biases a ``ValueNet`` of ``spec`` holds (no allocation)."""
+    inputs, outputs = spec.features.size + len(spec.hands0) + len(spec.hands1), (
+        len(spec.hands0) + len(spec.hands1))
+    hidden = spec.layers * spec.width * 2  # each hidden layer's biases and PReLU slopes
+    between = inputs * spec.width + (spec.layers - 1) * spec.width * spec.width
+    return between + hidden + spec.width * outputs + outputs
+
+
+def _check_loaded_spec(spec: ValueNetSpec, where: str) -> None:
+    """Refuse a loaded spec too large to build or whose symmetries are not permutations."""
+    count = parameter_count(spec)
+    if spec.layers > MAX_LOADED_LAYERS:
+        raise CheckpointError(f"{where} declares a value net of layers {spec.layers}; at most "
+                              f"{MAX_LOADED_LAYERS} hidden layers are loaded")
+    if count > MAX_LOADED_PARAMETERS:
+        raise CheckpointError(
+            f"{where} declares a value net of {count:,} weights (width {spec.width}, layers "
+            f"{spec.layers}); at most {MAX_LOADED_PARAMETERS:,} are loaded")
+    num_cards = spec.features.num_cards
+    if isinstance(num_cards, bool) or not isinstance(num_cards, int) or not 1 <= num_cards <= 52:
+        raise CheckpointError(f"{where}: value-net field features.num_cards is {num_cards!r}; "
+                              "it must be an int from 1 to 52")
+    for name in ("hands0", "hands1"):
+        hands = getattr(spec, name)
+        lengths = {len(h) for h in hands}
+        if not 1 <= len(hands) <= 1326 or len(lengths) != 1:
+            raise CheckpointError(f"{where}: value-net field {name} must list 1 to 1326 hands "
+                                  "of one size")
+        cards = np.asarray(hands, dtype=np.int64)
+        if cards.min() < 0 or cards.max() >= num_cards:
+            raise CheckpointError(f"{where}: value-net field {name} holds a card outside "
+                                  f"0..{num_cards - 1}")
+    sizes = {"card_perms": num_cards, "hand_perms0": len(spec.hands0),
+             "hand_perms1": len(spec.hands1)}
+    counts = {len(getattr(spec, name)) for name in sizes}
+    if len(counts) != 1:
+        raise CheckpointError(f"{where}: value-net fields card_perms, hand_perms0 and "
+                              "hand_perms1 must list the same number of symmetries")
+    for name, size in sizes.items():
+        rows = getattr(spec, name)
+        if not rows:
+            continue
+        lengths = {len(row) for row in rows}
+        if lengths != {size}:
+            raise CheckpointError(f"{where}: value-net field {name} must hold rows of {size}")
+        table = np.asarray(rows, dtype=np.int64)
+        if (np.sort(table, axis=1) != np.arange(table.shape[1])).any():
+            raise CheckpointError(f"{where}: value-net field {name} holds a row that is not a "
+                                  f"permutation of 0..{table.shape[1] - 1}")
+        if (table[0] != np.arange(table.shape[1])).any():
+            raise CheckpointError(f"{where}: value-net field {name} must start with the "
+                                  "identity")
 
 
 class NetworkLeaves:

@@ -31,7 +31,7 @@ from pokerzoo.agents.resolver.value_net import (
     net_from_state,
     save_value_net,
 )
-from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
+from pokerzoo.checkpoint import checked_int, read_checkpoint, write_checkpoint
 from pokerzoo.config import with_overrides
 from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.base import Game
@@ -283,11 +283,12 @@ class ValueNetTrainer:
         if state.get("config") != asdict(self.config):
             raise ConfigError("this trainer state was saved with other training settings; "
                               "build the trainer with the settings it was saved with")
+        iteration = checked_int(state["iteration"], "iteration", high=10**15)
         net = net_from_state(state["net"], self.game, self.device)
         self.net.load_state_dict(net.state_dict())
         self.optimizer.load_state_dict(state["optimizer"])
         self.generator.set_state(state["generator"])
-        self._iteration = int(state["iteration"])
+        self._iteration = iteration
         self._loss = float(state["loss"])
         self.history = [(int(s), float(e), float(loss)) for s, e, loss in state["history"]]
         if "data" in state:
