@@ -239,6 +239,37 @@ def _suit_maps() -> list[np.ndarray]:
 _SUIT_MAPS = _suit_maps()
 
 
+def _canonical_cards(spot: HoldemSpot,
+                     board: tuple[int, ...]) -> dict[int, tuple[int, np.ndarray | None]]:
+    """Per card off ``board``: the lowest card a suit swap fixing the board and both ranges
+    maps it onto (itself when none does), and that swap's card map (None for itself)."""
+    maps = []
+    if spot.suit_isomorphism:
+        board_set = set(board)
+        for m in _SUIT_MAPS:
+            if {int(m[c]) for c in board} != board_set:
+                continue
+            combo_map = COMBO_INDEX[m[COMBO_CARDS[:, 0]], m[COMBO_CARDS[:, 1]]]
+            if all(np.array_equal(spot.weights(p)[combo_map], spot.weights(p))
+                   for p in range(2)):
+                maps.append(m)
+    canon: dict[int, tuple[int, np.ndarray | None]] = {}
+    for c in range(52):
+        if c in board:
+            continue
+        best, via = c, None
+        for m in maps:  # the maps form a group: the orbit of c is {m[c]}
+            if int(m[c]) < best:
+                best, via = int(m[c]), m
+        canon[c] = (best, via)
+    return canon
+
+
+def _dealt_cards(spot: HoldemSpot, board: tuple[int, ...]) -> list[int]:
+    """The cards a chance node on ``board`` deals as children of their own."""
+    return [c for c, (target, _) in _canonical_cards(spot, board).items() if target == c]
+
+
 @dataclass
 class _Walk:
     spot: HoldemSpot
@@ -257,23 +288,7 @@ class _Walk:
         if cached is not None:
             return cached
         deck = [c for c in range(52) if c not in board]
-        maps = []
-        if self.spot.suit_isomorphism:
-            board_set = set(board)
-            for m in _SUIT_MAPS:
-                if {int(m[c]) for c in board} != board_set:
-                    continue
-                combo_map = COMBO_INDEX[m[COMBO_CARDS[:, 0]], m[COMBO_CARDS[:, 1]]]
-                if all(np.array_equal(self.spot.weights(p)[combo_map], self.spot.weights(p))
-                       for p in range(2)):
-                    maps.append(m)
-        canon: dict[int, tuple[int, np.ndarray | None]] = {}
-        for c in deck:
-            best, via = c, None
-            for m in maps:  # the maps form a group: the orbit of c is {m[c]}
-                if int(m[c]) < best:
-                    best, via = int(m[c]), m
-            canon[c] = (best, via)
+        canon = _canonical_cards(self.spot, board)
         hand_index = []
         for p in range(2):
             index = np.full(1326, -1, dtype=np.int64)
@@ -355,6 +370,82 @@ class _Walk:
                 self.street(node, card_to_string(c), c, w, nxt, nb, iso)
 
 
+class _CountPastLimit(Exception):
+    """Raised inside :func:`count_spot_nodes` once the count passes its limit."""
+
+    def __init__(self, counted: int) -> None:
+        super().__init__(counted)
+        self.counted = counted
+
+
+def count_spot_nodes(spot: HoldemSpot, max_nodes: int | None = None) -> int:
+    """The exact number of public nodes :func:`build_spot_tree` lays out for ``spot``, counted
+    from its sizes and stacks without building anything; TreeTooLargeError as soon as the
+    count passes ``max_nodes`` (None: no limit).
+
+    The betting below a chance node is the same whichever card it deals, so each street's
+    betting is walked once (memoised on the betting state) and a node after ``k`` deals
+    counts as many times as there are ``k``-card deal sequences (suit isomorphism included).
+    """
+    if not isinstance(spot, HoldemSpot):
+        raise ConfigError(f"spot must be a HoldemSpot, got {type(spot).__name__}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(
+            max_nodes, (int, np.integer)) or max_nodes < 1):
+        raise ConfigError(f"max_nodes must be an integer >= 1 or None, got {max_nodes!r}")
+    board = spot.board_cards
+    first = spot.street
+    sequences = [1]  # the number of deal sequences of each length from the root's board
+    if first < 2:
+        dealt = _dealt_cards(spot, board)
+        sequences.append(len(dealt))
+        if first == 0:
+            sequences.append(sum(len(_dealt_cards(spot, board + (c,))) for c in dealt))
+    limit = max_nodes
+    parsed = spot._parsed
+    options = spot.options
+    memo: dict[tuple[Any, ...], int] = {}
+
+    def checked(total: int) -> int:
+        if limit is not None and total > limit:
+            raise _CountPastLimit(total)
+        return total
+
+    def street(state: Betting, deals: int) -> int:
+        key = (deals, state.actor, state.contrib, state.street_bet, state.num_bets,
+               state.allin, state.oop_called, state.first)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        total = sequences[deals]
+        for action in state.actions(options):
+            after = state.after(action)
+            total = checked(total + (end(after, deals) if after.closed else street(after, deals)))
+        memo[key] = total
+        return total
+
+    def end(state: Betting, deals: int) -> int:
+        total = sequences[deals]
+        if state.closed == "fold" or first + deals == 2:
+            return total
+        if state.all_in():
+            return checked(total + end(state, deals + 1))
+        nxt = first + deals + 1
+        start = Betting.start(spot.starting_pot, spot.effective_stack, nxt,
+                              parsed["sizes"][nxt], parsed["donk"][nxt], state.contrib,
+                              state.oop_called)
+        return checked(total + street(start, deals + 1))
+
+    try:
+        return street(parsed["root"], 0)
+    except _CountPastLimit as past:
+        raise TreeTooLargeError(
+            f"the spot's public tree has more than {limit:,} nodes (max_nodes; at least "
+            f"{past.counted:,} counted from its sizes before building); use fewer sizes, a "
+            "raise cap, a later street or a larger max_nodes",
+            estimated_nodes=past.counted,
+        ) from None
+
+
 def spot_seats(game: Any) -> tuple[int, int]:
     """The seats of a heads-up no-limit hold'em game that play a spot's player 0 (out of
     position: first to act after the flop) and player 1; ConfigError for any other game."""
@@ -369,6 +460,7 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     :class:`TreeTooLargeError` past ``max_nodes``)."""
     if not isinstance(spot, HoldemSpot):
         raise ConfigError(f"spot must be a HoldemSpot, got {type(spot).__name__}")
+    count_spot_nodes(spot, max_nodes)  # refuses a tree past max_nodes before laying out any
     hands, reach, names = [], [], []
     for p in range(2):
         cards, weights = range_combos(spot.weights(p))
@@ -665,5 +757,5 @@ def solve_until(
 __all__ = [
     "spot_seats",
     "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
-    "combo_indices", "solve_spot", "solve_until", "spot_equity",
+    "combo_indices", "count_spot_nodes", "solve_spot", "solve_until", "spot_equity",
 ]  # fmt: skip

@@ -1,0 +1,76 @@
+"""The size of a spot's tree, counted from its sizes before anything is built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pokerzoo.public.holdem_spot as holdem_spot
+from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.public.holdem_spot import (
+    DEFAULT_MAX_NODES,
+    HoldemSpot,
+    build_spot_tree,
+    count_spot_nodes,
+)
+
+OOP = "AA,KK,QQ,AKs,T9s,87s:0.5"
+IP = "JJ-99,AQs,KQo:0.5,65s"
+SPOTS = Path(__file__).resolve().parents[2] / "configs" / "spots"
+FIFTY = ",".join(f"{i}%" for i in range(1, 51))
+
+
+@pytest.mark.parametrize("spot", [
+    HoldemSpot("QsJh2h8c3d", 100, 150, OOP, IP, river_sizes=("50%, a", "a")),
+    HoldemSpot("QsJh2h8c", 180, 910, OOP, IP, turn_sizes=("55%", "45%"),
+               river_sizes=("70%", "45%"), turn_donk="33%"),
+    HoldemSpot("QsJh2h8c", 100, 300, OOP, IP, turn_sizes=("50%", "a"),
+               river_sizes=("75%", "a"), suit_isomorphism=False),
+    HoldemSpot("QsJh2h", 100, 60, OOP, IP, flop_sizes=("a", ""), raise_cap=1),
+    HoldemSpot("QsJh2h8c", 180, 910, OOP, IP, turn_sizes=("55%", "45%"),
+               street_chips=(0, 99), street_bets=1),
+])
+def test_count_equals_the_built_tree(spot: HoldemSpot) -> None:
+    assert count_spot_nodes(spot) == build_spot_tree(spot).num_nodes
+
+
+def test_benchmark_spot_is_accepted() -> None:
+    # 511,606 nodes, what build_spot_tree lays out for it (counted in about 10 ms)
+    spot = HoldemSpot.from_toml(SPOTS / "pio_3betpotfast.toml")
+    assert count_spot_nodes(spot, DEFAULT_MAX_NODES) == 511_606
+
+
+def test_fifty_sizes_per_street_refused_before_building(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spot = HoldemSpot.from_toml(SPOTS / "pio_3betpotfast.toml")
+    wide = HoldemSpot(spot.board, 180, 910, spot.oop_range, spot.ip_range,
+                      flop_sizes=(FIFTY, FIFTY), turn_sizes=(FIFTY, FIFTY),
+                      river_sizes=(FIFTY, FIFTY))
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tree builder was called")
+
+    monkeypatch.setattr(holdem_spot, "PublicTreeBuilder", never)
+    with pytest.raises(TreeTooLargeError) as err:
+        build_spot_tree(wide)
+    message = str(err.value)
+    assert "\n" not in message
+    assert "more than 5,000,000 nodes (max_nodes; at least " in message
+    assert err.value.estimated_nodes is not None
+    assert err.value.estimated_nodes > DEFAULT_MAX_NODES
+
+
+def test_small_limit_refused_with_the_count() -> None:
+    spot = HoldemSpot("QsJh2h8c3d", 100, 150, OOP, IP, river_sizes=("50%, a", "a"))
+    exact = count_spot_nodes(spot)
+    assert count_spot_nodes(spot, exact) == exact
+    with pytest.raises(TreeTooLargeError, match=f"more than {exact - 1:,} nodes"):
+        build_spot_tree(spot, max_nodes=exact - 1)
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, "many", True])
+def test_bad_max_nodes(bad: object) -> None:
+    spot = HoldemSpot("QsJh2h8c3d", 100, 150, OOP, IP)
+    with pytest.raises(ConfigError, match="max_nodes must be an integer >= 1 or None"):
+        count_spot_nodes(spot, bad)  # type: ignore[arg-type]
