@@ -83,6 +83,25 @@ def _size_pairs(name: str, value: object) -> tuple[SizePair, SizePair]:
     )
 
 
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most] + "..."
+
+
+def _check_pairs_exist(oop: np.ndarray, ip: np.ndarray, spot: HoldemSpot) -> None:
+    """ConfigError when no hand of one range can face a hand of the other (every pair
+    shares a card): the solver's values are per pair of hands and would divide by zero."""
+    held = np.zeros(52)
+    np.add.at(held, COMBO_CARDS[:, 0], ip)
+    np.add.at(held, COMBO_CARDS[:, 1], ip)
+    # ip weight of combos sharing a card with each combo (the same combo is counted twice)
+    blocked = held[COMBO_CARDS[:, 0]] + held[COMBO_CARDS[:, 1]] - ip
+    if not np.any((oop > 0) & (ip.sum() - blocked > 1e-12)):
+        raise ConfigError(f"oop_range {_short(spot.oop_range)!r} and ip_range "
+                          f"{_short(spot.ip_range)!r} share a card in every pair of hands on "
+                          f"board {spot.board!r}; each range needs a hand that the other "
+                          "does not block")
+
+
 @dataclass(frozen=True)
 class HoldemSpot:
     """A heads-up postflop spot (amounts in integer chips); player 0 is out of position."""
@@ -138,6 +157,7 @@ class HoldemSpot:
                 weights.append(parse_range(getattr(self, name), board))
             except ConfigError as err:
                 raise ConfigError(f"{name}: {err}") from None
+        _check_pairs_exist(weights[0], weights[1], self)
         sizes = []
         for street in STREET_NAMES:
             pairs = _size_pairs(f"{street}_sizes", getattr(self, f"{street}_sizes"))
@@ -718,10 +738,22 @@ def solve_spot(
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or (
             max_iterations < 0):
         raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
+    _check_budgets(max_seconds, check_every)
     tree = build_spot_tree(spot, max_nodes=max_nodes)
     result = SpotSolution(spot, tree, PublicSolver(tree, **solver_options))
     return solve_until(result, exploitability_pct, max_iterations, max_seconds, check_every,
                        progress)
+
+
+def _check_budgets(max_seconds: float | None, check_every: int) -> None:
+    """ConfigError for a check interval or time budget that would never end or never run."""
+    if isinstance(check_every, bool) or not isinstance(check_every, (int, np.integer)) or (
+            check_every < 1):
+        raise ConfigError(f"check_every must be an integer >= 1 (iterations between "
+                          f"exploitability checks), got {check_every!r}")
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(
+            max_seconds, (int, float)) or not max_seconds > 0):
+        raise ConfigError(f"max_seconds must be a number > 0 or None, got {max_seconds!r}")
 
 
 def solve_until(
@@ -734,6 +766,7 @@ def solve_until(
     ``result``'s history, iterations, seconds and exploitability are filled in."""
     import time
 
+    _check_budgets(max_seconds, check_every)
     solver = result.solver
     start = time.perf_counter()
     pct = solver.exploitability_pct()

@@ -74,3 +74,31 @@ def test_bad_max_nodes(bad: object) -> None:
     spot = HoldemSpot("QsJh2h8c3d", 100, 150, OOP, IP)
     with pytest.raises(ConfigError, match="max_nodes must be an integer >= 1 or None"):
         count_spot_nodes(spot, bad)  # type: ignore[arg-type]
+
+
+def test_ranges_with_no_compatible_pair_refused() -> None:
+    with pytest.raises(ConfigError) as err:
+        HoldemSpot("QsJh2h8c3d", 100, 100, "AcAd", "AcKd,AdKc")
+    assert str(err.value) == (
+        "oop_range 'AcAd' and ip_range 'AcKd,AdKc' share a card in every pair of hands on "
+        "board 'QsJh2h8c3d'; each range needs a hand that the other does not block")
+    assert HoldemSpot("QsJh2h8c3d", 100, 100, "AcAd", "AcKd,AhKc").board == "QsJh2h8c3d"
+
+
+@pytest.mark.parametrize(("budget", "message"), [
+    ({"check_every": 0}, "check_every must be an integer >= 1"),
+    ({"check_every": -3}, "check_every must be an integer >= 1"),
+    ({"max_seconds": 0.0}, "max_seconds must be a number > 0 or None"),
+    ({"max_seconds": -1}, "max_seconds must be a number > 0 or None"),
+    ({"max_iterations": -1}, "max_iterations must be an int >= 0"),
+])
+def test_budgets_that_never_end_refused(monkeypatch: pytest.MonkeyPatch,
+                                        budget: dict[str, float],
+                                        message: str) -> None:
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tree was built")
+
+    monkeypatch.setattr(holdem_spot, "build_spot_tree", never)
+    spot = HoldemSpot("QsJh2h8c3d", 100, 100, OOP, IP)
+    with pytest.raises(ConfigError, match=message):
+        holdem_spot.solve_spot(spot, **budget)  # type: ignore[arg-type]
