@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.errors import ConfigError, PokerzooWarning, TreeTooLargeError
 from pokerzoo.games.holdem.cards import card_to_string, cards_from_string
 from pokerzoo.public.bet_sizes import Betting, StreetSizes, TreeOptions, parse_sizes
 from pokerzoo.public.holdem_terminal import (
@@ -63,6 +64,34 @@ STREET_NAMES = ("flop", "turn", "river")
 DEFAULT_MAX_NODES = 5_000_000
 """Most public nodes :func:`build_spot_tree` lays out before refusing (about 1 KB each while
 building)."""
+
+
+DEEP_STACK_WARN_RATIO = 1e3
+"""Stacks per starting pot past which a spot is accepted with a :class:`PokerzooWarning`: the
+solver's float32 regrets and sums resolve frequencies of order pot / stack ever more slowly.
+Measured on an all-in-only river spot, pot 100, exploitability after 20,000 iterations: 0.0068%
+of the pot at 10^2 pots of stack, 0.024% at 10^3, 0.35% at 10^4, 1.3% at 10^5, 9.2% at 10^6,
+11.9% at 10^7 (stalled)."""
+DEEP_STACK_MAX_RATIO = 1e5
+"""Stacks per starting pot past which a spot is refused (ConfigError): beyond it the solve
+stalls near 10% of the pot whatever the iterations (the measurements above)."""
+
+
+def check_stack_depth(starting_pot: int, effective_stack: int,
+                      warn_ratio: float | None = None, max_ratio: float | None = None) -> None:
+    """Warn (PokerzooWarning) past ``warn_ratio`` and refuse (ConfigError) past ``max_ratio``
+    stacks per starting pot (None: :data:`DEEP_STACK_WARN_RATIO`, :data:`DEEP_STACK_MAX_RATIO`)."""
+    warn_at = DEEP_STACK_WARN_RATIO if warn_ratio is None else warn_ratio
+    most = DEEP_STACK_MAX_RATIO if max_ratio is None else max_ratio
+    ratio = effective_stack / starting_pot
+    if ratio > most:
+        raise ConfigError(f"effective_stack / starting_pot is {ratio:.3g}, more than {most:.3g}: "
+                          "the solver cannot converge that deep (float32 regrets); use a "
+                          f"stack of at most {most:.3g} pots")
+    if ratio > warn_at:
+        warnings.warn(f"effective_stack / starting_pot is {ratio:.3g}, more than {warn_at:.3g}: "
+                      "the solve converges slowly that deep (float32 regrets); check its "
+                      "exploitability", PokerzooWarning, stacklevel=3)
 
 
 def _size_pairs(name: str, value: object) -> tuple[SizePair, SizePair]:
@@ -151,6 +180,7 @@ class HoldemSpot:
             raise ConfigError(f"starting_pot must be > 0 chips, got {self.starting_pot}")
         if self.effective_stack < 0:
             raise ConfigError(f"effective_stack must be >= 0 chips, got {self.effective_stack}")
+        check_stack_depth(self.starting_pot, self.effective_stack)
         weights = []
         for name in ("oop_range", "ip_range"):
             try:
@@ -790,5 +820,6 @@ def solve_until(
 __all__ = [
     "spot_seats",
     "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
+    "DEEP_STACK_MAX_RATIO", "DEEP_STACK_WARN_RATIO", "check_stack_depth",
     "combo_indices", "count_spot_nodes", "solve_spot", "solve_until", "spot_equity",
 ]  # fmt: skip

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 
 import pokerzoo.public.holdem_spot as holdem_spot
-from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.errors import ConfigError, PokerzooWarning, TreeTooLargeError
 from pokerzoo.public.holdem_spot import (
     DEFAULT_MAX_NODES,
     HoldemSpot,
@@ -102,3 +103,29 @@ def test_budgets_that_never_end_refused(monkeypatch: pytest.MonkeyPatch,
     spot = HoldemSpot("QsJh2h8c3d", 100, 100, OOP, IP)
     with pytest.raises(ConfigError, match=message):
         holdem_spot.solve_spot(spot, **budget)  # type: ignore[arg-type]
+
+
+def _all_in_river(stack: int) -> HoldemSpot:
+    return HoldemSpot("QsJh2h8c3d", 100, stack, OOP, IP, river_sizes=("a", ""))
+
+
+def test_deep_stack_toy_converges_below_the_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spot = _all_in_river(10**4)  # 100 pots
+    solved = holdem_spot.solve_spot(spot, exploitability_pct=0.1, max_iterations=2000)
+    assert solved.exploitability_pct <= 0.1
+
+
+def test_deep_stack_warns_then_refuses() -> None:
+    with pytest.warns(PokerzooWarning) as record:
+        _all_in_river(10**6)  # 10^4 pots: 0.35% of the pot after 20,000 iterations
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        "effective_stack / starting_pot is 1e+04, more than 1e+03: the solve converges "
+        "slowly that deep (float32 regrets); check its exploitability")
+    with pytest.raises(ConfigError) as err:
+        _all_in_river(10**9)  # 10^7 pots: stalls at 12% of the pot
+    assert str(err.value) == (
+        "effective_stack / starting_pot is 1e+07, more than 1e+05: the solver cannot converge "
+        "that deep (float32 regrets); use a stack of at most 1e+05 pots")
