@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,9 @@ from pokerzoo.public.holdem_spot import (
     build_spot_tree,
     count_spot_nodes,
 )
+from tests.public.test_holdem_spot import CONFIGS as SPOTS
+from tests.public.test_holdem_spot import IP, OOP
 
-OOP = "AA,KK,QQ,AKs,T9s,87s:0.5"
-IP = "JJ-99,AQs,KQo:0.5,65s"
-SPOTS = Path(__file__).resolve().parents[2] / "configs" / "spots"
 FIFTY = ",".join(f"{i}%" for i in range(1, 51))
 
 
