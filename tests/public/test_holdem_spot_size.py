@@ -121,9 +121,9 @@ def test_deep_stack_warns_then_refuses() -> None:
     assert len(record) == 1
     assert str(record[0].message) == (
         "effective_stack / starting_pot is 1e+04, more than 1e+03: the solve converges "
-        "slowly that deep (float32 regrets); check its exploitability")
+        "slowly that deep (its error grows with stack / pot); check its exploitability")
     with pytest.raises(ConfigError) as err:
         _all_in_river(10**9)  # 10^7 pots: stalls at 12% of the pot
     assert str(err.value) == (
-        "effective_stack / starting_pot is 1e+07, more than 1e+05: the solver cannot converge "
-        "that deep (float32 regrets); use a stack of at most 1e+05 pots")
+        "effective_stack / starting_pot is 1e+07, more than 1e+05: the solve cannot converge "
+        "that deep (its error grows with stack / pot); use a stack of at most 1e+05 pots")
