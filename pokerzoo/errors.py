@@ -62,3 +62,8 @@ class HiddenModelError(PokerzooError, AttributeError):
 class WorkerLostError(PokerzooError, RuntimeError):
     """A distributed worker died more often than its job may be retried (the job's results,
     never partially counted, are missing, so the run stops instead of reporting less)."""
+
+
+class PokerzooWarning(UserWarning):
+    """Input that is accepted but probably not what was meant (a range naming a combo twice,
+    ...): filter on this category to silence or escalate pokerzoo's warnings."""

@@ -19,7 +19,10 @@ merged; that solver's documentation recommends 1.5 / 0.15 / 0.1.
 Amounts follow postflop-solver too: a bet or raise is labelled by the chips the actor has put in
 on this street once it is made (``"raise 300"`` = raise to 300 on the street), in integer chips
 rounded half away from zero; the smallest bet is one chip, the smallest raise adds the last
-increment.
+increment. Pot fractions and multiples are computed exactly from the size as written
+(``fractions.Fraction``), so ``"35%"`` of a 170 pot is 59.5 and rounds to 60, where
+postflop-solver's float64 product ``0.35 * 170 = 59.49999999999999`` gives 59; the benchmark
+spots' sizes are the same either way.
 
 >>> opts = TreeOptions()
 >>> s = Betting.start(pot=180, stack=910, street=0, sizes=StreetSizes.parse("52%", "45%"))
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from pokerzoo.errors import ConfigError
 
@@ -50,6 +54,19 @@ class BetSize:
     kind: str
     value: float = 0.0
     count: int = 0
+    exact: Fraction | None = field(default=None, compare=False, repr=False)
+    """``value`` as the exact rational the user wrote (``"35%"``: 7/20); by default the
+    shortest decimal that reads back as ``value``."""
+
+    def __post_init__(self) -> None:
+        if self.exact is None and math.isfinite(self.value):
+            object.__setattr__(self, "exact", Fraction(repr(float(self.value))))
+
+    def times(self, chips: int) -> int:
+        """``chips`` times the size's fraction or multiple, rounded half away from zero in
+        exact arithmetic."""
+        exact = self.exact if self.exact is not None else Fraction(self.value)
+        return math.floor(chips * exact + Fraction(1, 2))
 
     def __str__(self) -> str:
         if self.kind == "pot":
@@ -94,7 +111,7 @@ def parse_size(text: str, is_raise: bool) -> BetSize:
         value = _float(s[:-1], text)
         if value <= 1.0:
             raise ConfigError(f"size {text!r}: the multiple must exceed 1")
-        return BetSize("prev", value)
+        return BetSize("prev", value, 0, Fraction(s[:-1]))
     if "c" in s:
         add, _, cap = s.partition("c")
         chips = _float(add, text)
@@ -117,7 +134,7 @@ def parse_size(text: str, is_raise: bool) -> BetSize:
             most = _float(cap[:-1], text) / 100.0
         return BetSize("geom", most, n)
     if s.endswith("%"):
-        return BetSize("pot", _float(s[:-1], text) / 100.0)
+        return BetSize("pot", _float(s[:-1], text) / 100.0, 0, Fraction(s[:-1]) / 100)
     if s == "a":
         return BetSize("allin")
     raise ConfigError(f"bad size {text!r}; allowed: {ALLOWED}")
@@ -305,7 +322,7 @@ class Betting:
             sizes = self.donk if use_donk and self.donk is not None else self._sizes(p).bet
             for s in sizes:
                 if s.kind == "pot":
-                    raw.append(("bet", _round(pot * s.value)))
+                    raw.append(("bet", s.times(pot)))
                 elif s.kind == "add":
                     raw.append(("bet", int(s.value)))
                 elif s.kind == "geom":
@@ -320,9 +337,9 @@ class Betting:
             if not self.allin and not capped:
                 for s in self._sizes(p).raise_:
                     if s.kind == "pot":
-                        raw.append(("raise", prev + _round(pot * s.value)))
+                        raw.append(("raise", prev + s.times(pot)))
                     elif s.kind == "prev":
-                        raw.append(("raise", _round(prev * s.value)))
+                        raw.append(("raise", s.times(prev)))
                     elif s.kind == "add":
                         if s.count == 0 or self.num_bets <= s.count:
                             raw.append(("raise", prev + int(s.value)))

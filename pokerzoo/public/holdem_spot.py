@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.errors import ConfigError, TreeTooLargeError
+from pokerzoo.errors import ConfigError, PokerzooWarning, TreeTooLargeError
 from pokerzoo.games.holdem.cards import card_to_string, cards_from_string
 from pokerzoo.public.bet_sizes import Betting, StreetSizes, TreeOptions, parse_sizes
 from pokerzoo.public.holdem_terminal import (
@@ -64,6 +65,36 @@ DEFAULT_MAX_NODES = 5_000_000
 building)."""
 
 
+DEEP_STACK_WARN_RATIO = 1e3
+"""Stacks per starting pot past which a spot is accepted with a :class:`PokerzooWarning`: the
+regret methods' exploitability bound grows with the payoff range (the stack), so in % of the
+pot the iterations a target needs grow like (stack / pot) squared; float64 regrets and sums do
+not help (swapped in at 10^7 pots: 12.33% of the pot after 2,000 iterations, as in float32).
+Measured on an all-in-only river spot, pot 100, exploitability after 20,000 iterations: 0.0068%
+of the pot at 10^2 pots of stack, 0.024% at 10^3, 0.35% at 10^4, 1.3% at 10^5, 9.2% at 10^6,
+11.9% at 10^7 (stalled)."""
+DEEP_STACK_MAX_RATIO = 1e5
+"""Stacks per starting pot past which a spot is refused (ConfigError): beyond it the solve
+stays near 10% of the pot after 20,000 iterations (the measurements above)."""
+
+
+def check_stack_depth(starting_pot: int, effective_stack: int,
+                      warn_ratio: float | None = None, max_ratio: float | None = None) -> None:
+    """Warn (PokerzooWarning) past ``warn_ratio`` and refuse (ConfigError) past ``max_ratio``
+    stacks per starting pot (None: :data:`DEEP_STACK_WARN_RATIO`, :data:`DEEP_STACK_MAX_RATIO`)."""
+    warn_at = DEEP_STACK_WARN_RATIO if warn_ratio is None else warn_ratio
+    most = DEEP_STACK_MAX_RATIO if max_ratio is None else max_ratio
+    ratio = effective_stack / starting_pot
+    if ratio > most:
+        raise ConfigError(f"effective_stack / starting_pot is {ratio:.3g}, more than "
+                          f"{most:.3g}: the solve cannot converge that deep (its error grows "
+                          f"with stack / pot); use a stack of at most {most:.3g} pots")
+    if ratio > warn_at:
+        warnings.warn(f"effective_stack / starting_pot is {ratio:.3g}, more than {warn_at:.3g}: "
+                      "the solve converges slowly that deep (its error grows with stack / pot); "
+                      "check its exploitability", PokerzooWarning, stacklevel=3)
+
+
 def _size_pairs(name: str, value: object) -> tuple[SizePair, SizePair]:
     """``"52%"`` (bets of both, no raises), ``("52%", "45%")`` (both players) or
     ``(("52%", "45%"), ("33%", "2.5x"))`` (per player) -> one pair per player."""
@@ -80,6 +111,25 @@ def _size_pairs(name: str, value: object) -> tuple[SizePair, SizePair]:
         f"{name} must be a size string ('52%'), a (bets, raises) pair of strings, or one such "
         f"pair per player, got {value!r}"
     )
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most] + "..."
+
+
+def _check_pairs_exist(oop: np.ndarray, ip: np.ndarray, spot: HoldemSpot) -> None:
+    """ConfigError when no hand of one range can face a hand of the other (every pair
+    shares a card): the solver's values are per pair of hands and would divide by zero."""
+    held = np.zeros(52)
+    np.add.at(held, COMBO_CARDS[:, 0], ip)
+    np.add.at(held, COMBO_CARDS[:, 1], ip)
+    # ip weight of combos sharing a card with each combo (the same combo is counted twice)
+    blocked = held[COMBO_CARDS[:, 0]] + held[COMBO_CARDS[:, 1]] - ip
+    if not np.any((oop > 0) & (ip.sum() - blocked > 1e-12)):
+        raise ConfigError(f"oop_range {_short(spot.oop_range)!r} and ip_range "
+                          f"{_short(spot.ip_range)!r} share a card in every pair of hands on "
+                          f"board {spot.board!r}; each range needs a hand that the other "
+                          "does not block")
 
 
 @dataclass(frozen=True)
@@ -147,12 +197,14 @@ class HoldemSpot:
             raise ConfigError(f"starting_pot must be > 0 chips, got {self.starting_pot}")
         if self.effective_stack < 0:
             raise ConfigError(f"effective_stack must be >= 0 chips, got {self.effective_stack}")
+        check_stack_depth(self.starting_pot, self.effective_stack)
         weights = []
         for name in ("oop_range", "ip_range"):
             try:
                 weights.append(parse_range(getattr(self, name), board))
             except ConfigError as err:
                 raise ConfigError(f"{name}: {err}") from None
+        _check_pairs_exist(weights[0], weights[1], self)
         sizes = []
         for street in STREET_NAMES:
             pairs = _size_pairs(f"{street}_sizes", getattr(self, f"{street}_sizes"))
@@ -264,6 +316,37 @@ def _suit_maps() -> list[np.ndarray]:
 _SUIT_MAPS = _suit_maps()
 
 
+def _canonical_cards(spot: HoldemSpot,
+                     board: tuple[int, ...]) -> dict[int, tuple[int, np.ndarray | None]]:
+    """Per card off ``board``: the lowest card a suit swap fixing the board and both ranges
+    maps it onto (itself when none does), and that swap's card map (None for itself)."""
+    maps = []
+    if spot.suit_isomorphism:
+        board_set = set(board)
+        for m in _SUIT_MAPS:
+            if {int(m[c]) for c in board} != board_set:
+                continue
+            combo_map = COMBO_INDEX[m[COMBO_CARDS[:, 0]], m[COMBO_CARDS[:, 1]]]
+            if all(np.array_equal(spot.weights(p)[combo_map], spot.weights(p))
+                   for p in range(2)):
+                maps.append(m)
+    canon: dict[int, tuple[int, np.ndarray | None]] = {}
+    for c in range(52):
+        if c in board:
+            continue
+        best, via = c, None
+        for m in maps:  # the maps form a group: the orbit of c is {m[c]}
+            if int(m[c]) < best:
+                best, via = int(m[c]), m
+        canon[c] = (best, via)
+    return canon
+
+
+def _dealt_cards(spot: HoldemSpot, board: tuple[int, ...]) -> list[int]:
+    """The cards a chance node on ``board`` deals as children of their own."""
+    return [c for c, (target, _) in _canonical_cards(spot, board).items() if target == c]
+
+
 @dataclass
 class _Walk:
     spot: HoldemSpot
@@ -282,23 +365,7 @@ class _Walk:
         if cached is not None:
             return cached
         deck = [c for c in range(52) if c not in board]
-        maps = []
-        if self.spot.suit_isomorphism:
-            board_set = set(board)
-            for m in _SUIT_MAPS:
-                if {int(m[c]) for c in board} != board_set:
-                    continue
-                combo_map = COMBO_INDEX[m[COMBO_CARDS[:, 0]], m[COMBO_CARDS[:, 1]]]
-                if all(np.array_equal(self.spot.weights(p)[combo_map], self.spot.weights(p))
-                       for p in range(2)):
-                    maps.append(m)
-        canon: dict[int, tuple[int, np.ndarray | None]] = {}
-        for c in deck:
-            best, via = c, None
-            for m in maps:  # the maps form a group: the orbit of c is {m[c]}
-                if int(m[c]) < best:
-                    best, via = int(m[c]), m
-            canon[c] = (best, via)
+        canon = _canonical_cards(self.spot, board)
         hand_index = []
         for p in range(2):
             index = np.full(1326, -1, dtype=np.int64)
@@ -380,6 +447,82 @@ class _Walk:
                 self.street(node, card_to_string(c), c, w, nxt, nb, iso)
 
 
+class _CountPastLimit(Exception):
+    """Raised inside :func:`count_spot_nodes` once the count passes its limit."""
+
+    def __init__(self, counted: int) -> None:
+        super().__init__(counted)
+        self.counted = counted
+
+
+def count_spot_nodes(spot: HoldemSpot, max_nodes: int | None = None) -> int:
+    """The exact number of public nodes :func:`build_spot_tree` lays out for ``spot``, counted
+    from its sizes and stacks without building anything; TreeTooLargeError as soon as the
+    count passes ``max_nodes`` (None: no limit).
+
+    The betting below a chance node is the same whichever card it deals, so each street's
+    betting is walked once (memoised on the betting state) and a node after ``k`` deals
+    counts as many times as there are ``k``-card deal sequences (suit isomorphism included).
+    """
+    if not isinstance(spot, HoldemSpot):
+        raise ConfigError(f"spot must be a HoldemSpot, got {type(spot).__name__}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(
+            max_nodes, (int, np.integer)) or max_nodes < 1):
+        raise ConfigError(f"max_nodes must be an integer >= 1 or None, got {max_nodes!r}")
+    board = spot.board_cards
+    first = spot.street
+    sequences = [1]  # the number of deal sequences of each length from the root's board
+    if first < 2:
+        dealt = _dealt_cards(spot, board)
+        sequences.append(len(dealt))
+        if first == 0:
+            sequences.append(sum(len(_dealt_cards(spot, board + (c,))) for c in dealt))
+    limit = max_nodes
+    parsed = spot._parsed
+    options = spot.options
+    memo: dict[tuple[Any, ...], int] = {}
+
+    def checked(total: int) -> int:
+        if limit is not None and total > limit:
+            raise _CountPastLimit(total)
+        return total
+
+    def street(state: Betting, deals: int) -> int:
+        key = (deals, state.actor, state.contrib, state.street_bet, state.num_bets,
+               state.allin, state.oop_called, state.first)
+        known = memo.get(key)
+        if known is not None:
+            return known
+        total = sequences[deals]
+        for action in state.actions(options):
+            after = state.after(action)
+            total = checked(total + (end(after, deals) if after.closed else street(after, deals)))
+        memo[key] = total
+        return total
+
+    def end(state: Betting, deals: int) -> int:
+        total = sequences[deals]
+        if state.closed == "fold" or first + deals == 2:
+            return total
+        if state.all_in():
+            return checked(total + end(state, deals + 1))
+        nxt = first + deals + 1
+        start = Betting.start(spot.starting_pot, spot.effective_stack, nxt,
+                              parsed["sizes"][nxt], parsed["donk"][nxt], state.contrib,
+                              state.oop_called)
+        return checked(total + street(start, deals + 1))
+
+    try:
+        return street(parsed["root"], 0)
+    except _CountPastLimit as past:
+        raise TreeTooLargeError(
+            f"the spot's public tree has more than {limit:,} nodes (max_nodes; at least "
+            f"{past.counted:,} counted from its sizes before building); use fewer sizes, a "
+            "raise cap, a later street or a larger max_nodes",
+            estimated_nodes=past.counted,
+        ) from None
+
+
 def spot_seats(game: Any) -> tuple[int, int]:
     """The seats of a heads-up no-limit hold'em game that play a spot's player 0 (out of
     position: first to act after the flop) and player 1; ConfigError for any other game."""
@@ -394,6 +537,7 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     :class:`TreeTooLargeError` past ``max_nodes``)."""
     if not isinstance(spot, HoldemSpot):
         raise ConfigError(f"spot must be a HoldemSpot, got {type(spot).__name__}")
+    count_spot_nodes(spot, max_nodes)  # refuses a tree past max_nodes before laying out any
     hands, reach, names = [], [], []
     for p in range(2):
         cards, weights = range_combos(spot.weights(p))
@@ -645,11 +789,23 @@ def solve_spot(
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or (
             max_iterations < 0):
         raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
+    _check_budgets(max_seconds, check_every)
     tree = build_spot_tree(spot, max_nodes=max_nodes)
     locks = spot_locks(tree, solver_options.pop("locks", None), spot_file)
     result = SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **solver_options))
     return solve_until(result, exploitability_pct, max_iterations, max_seconds, check_every,
                        progress)
+
+
+def _check_budgets(max_seconds: float | None, check_every: int) -> None:
+    """ConfigError for a check interval or time budget that would never end or never run."""
+    if isinstance(check_every, bool) or not isinstance(check_every, (int, np.integer)) or (
+            check_every < 1):
+        raise ConfigError(f"check_every must be an integer >= 1 (iterations between "
+                          f"exploitability checks), got {check_every!r}")
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(
+            max_seconds, (int, float)) or not max_seconds > 0):
+        raise ConfigError(f"max_seconds must be a number > 0 or None, got {max_seconds!r}")
 
 
 def solve_until(
@@ -662,6 +818,7 @@ def solve_until(
     ``result``'s history, iterations, seconds and exploitability are filled in."""
     import time
 
+    _check_budgets(max_seconds, check_every)
     solver = result.solver
     start = time.perf_counter()
     pct = solver.exploitability_pct()
@@ -685,5 +842,6 @@ def solve_until(
 __all__ = [
     "spot_seats",
     "DEFAULT_MAX_NODES", "HoldemSpot", "STREET_NAMES", "SpotSolution", "build_spot_tree",
-    "combo_indices", "solve_spot", "solve_until", "spot_equity",
+    "DEEP_STACK_MAX_RATIO", "DEEP_STACK_WARN_RATIO", "check_stack_depth",
+    "combo_indices", "count_spot_nodes", "solve_spot", "solve_until", "spot_equity",
 ]  # fmt: skip

@@ -23,11 +23,12 @@ diagonal, suited above it, offsuit below, aces first).
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from pokerzoo.errors import ConfigError
+from pokerzoo.errors import ConfigError, PokerzooWarning
 from pokerzoo.games.holdem.cards import RANKS, card_to_string, cards_from_string
 
 NUM_COMBOS = 1326
@@ -169,6 +170,8 @@ def parse_range(text: str, board: Iterable[int] = ()) -> np.ndarray:
     entries = [e.strip() for e in text.split(",")]
     if not any(entries):
         raise ConfigError(f"empty range {text!r}; allowed: {ALLOWED}")
+    seen = np.zeros(NUM_COMBOS, dtype=bool)
+    repeated: list[str] = []
     for entry in entries:
         if not entry:
             raise ConfigError(f"empty entry in range {text!r} (a doubled or trailing comma)")
@@ -188,10 +191,21 @@ def parse_range(text: str, board: Iterable[int] = ()) -> np.ndarray:
                 raise ConfigError(f"combo {entry!r} repeats a card")
             if a in board_cards or b in board_cards:
                 raise ConfigError(f"combo {entry!r} overlaps the board")
-            weights[COMBO_INDEX[a, b]] = weight
-            continue
-        for hi, lo, kind in _classes(token):
-            weights[class_combos(hi, lo, "" if kind == "p" else kind)] = weight
+            combos = np.array([COMBO_INDEX[a, b]], dtype=np.int64)
+        else:
+            combos = np.array([c for hi, lo, kind in _classes(token)
+                               for c in class_combos(hi, lo, "" if kind == "p" else kind)],
+                              dtype=np.int64)
+        again = combos[seen[combos]]
+        if again.size:
+            classes = dict.fromkeys(CLASS_NAMES[k] for k in COMBO_CLASS[again].tolist())
+            repeated.append(f"{entry.strip()} ({', '.join(classes)})")
+        seen[combos] = True
+        weights[combos] = weight
+    if repeated:
+        warnings.warn(f"range {text!r} names combos twice: {'; '.join(repeated)} repeat "
+                      "earlier entries; the last weight given is used", PokerzooWarning,
+                      stacklevel=2)
     if board_cards:
         weights[blocked_by(board_cards)] = 0.0
     if not weights.any():

@@ -102,3 +102,13 @@ def test_bad_options() -> None:
         TreeOptions(merging_threshold=-1)
     with pytest.raises(ConfigError):
         TreeOptions(raise_cap=0)
+
+
+def test_exact_halves_round_away_from_zero() -> None:
+    # 0.35 * 170 is 59.49999999999999 in float64; the size as written is exactly 59.5.
+    bet = Betting.start(pot=170, stack=1000, street=0, sizes=StreetSizes.parse("35%", "2.5x"))
+    assert _labels(bet) == ["check", "bet 60"]
+    faced = bet.after(bet.actions(TreeOptions())[1])
+    assert _labels(faced) == ["fold", "call", "raise 150"]  # 2.5 x 60, exact
+    assert BetSize("pot", 0.35).times(170) == 60  # built from the float: its shortest decimal
+    assert parse_size("1.15x", is_raise=True).times(50) == 58  # 57.5; float64: 57.49999999999999

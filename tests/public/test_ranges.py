@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
-from pokerzoo.errors import ConfigError
+from pokerzoo.errors import ConfigError, PokerzooWarning
 from pokerzoo.games.holdem.cards import cards_from_string
 from pokerzoo.public.ranges import (
     CLASS_NAMES,
@@ -50,7 +52,8 @@ def test_counts(text: str, combos: int) -> None:
 
 
 def test_weights_and_override() -> None:
-    w = parse_range("AA,AA:0.25,AsAh")
+    with pytest.warns(PokerzooWarning, match=r"AA:0.25 \(AA\); AsAh \(AA\) repeat"):
+        w = parse_range("AA,AA:0.25,AsAh")
     aa = w[[combo_index(a, b) for a in range(48, 52) for b in range(a + 1, 52)]]
     assert sorted(aa.tolist()) == [0.25] * 5 + [1.0]
     w = parse_range("A5s-A2s:0.5,ATo:0.75,T7s:0.45")
@@ -109,3 +112,20 @@ def test_errors(text: str) -> None:
 def test_empty_after_board() -> None:
     with pytest.raises(ConfigError, match="no combo"):
         parse_range("22", cards_from_string("2c2d2h"))
+
+
+def test_duplicate_entries_warn_once_naming_them() -> None:
+    with pytest.warns(PokerzooWarning) as record:
+        weights = parse_range("AKs:0.5,AcKc,QQ+,KK")
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        "range 'AKs:0.5,AcKc,QQ+,KK' names combos twice: AcKc (AKs); KK (KK) repeat earlier "
+        "entries; the last weight given is used")
+    ac_kc = combo_index(*cards_from_string("AcKc"))
+    assert weights[ac_kc] == 1.0  # the last weight given
+
+
+def test_distinct_entries_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_range("AA,KK,AKs,AKo,T9s:0.5,AcQc")
