@@ -28,7 +28,6 @@ player's street chips, and exploitability stays in % of ``starting_pot``.
 from __future__ import annotations
 
 import itertools
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -216,15 +215,11 @@ class HoldemSpot:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> HoldemSpot:
-        """A spot from a TOML file (top-level keys, or a ``[spot]`` table)."""
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except OSError as err:
-            raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
-        return cls.from_dict(data.get("spot", data))
+        """A spot from a TOML file (top-level keys, or a ``[spot]`` table); the file is read
+        and type-checked by :func:`pokerzoo.public.spot_file.read_spot_file`."""
+        from pokerzoo.public.spot_file import read_spot_file
+
+        return cls.from_dict(read_spot_file(path))
 
 
 def _suit_maps() -> list[np.ndarray]:
