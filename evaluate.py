@@ -131,6 +131,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.spot_decision is not None and not args.spot:
+        # Before any run folder is opened: without a spot the line names nothing to score.
+        raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
+                          "(--spot configs/spots/NAME.toml --spot-decision LINE)")
     args.executor = executor_from_flags(args.workers, args.ray_address)
     if any(is_foreign_folder(folder) for folder in args.runs):
         return evaluate_foreign(args)
