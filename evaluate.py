@@ -164,11 +164,14 @@ def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
     if args.spot and args.spot_decision:
+        from pokerzoo.runs.solve import default_threads
         from pokerzoo.runs.spot_decision import decision_report, format_decision_report
 
+        # All the cores, as solve.py: the locked solves give the same bits on any number.
         report = decision_report(runs, args.spot, args.spot_decision.split(","),
                                  args.spot_scope, args.spot_exploitability, args.spot_ranges,
-                                 [h for h in args.spot_hands.split(",") if h])
+                                 [h for h in args.spot_hands.split(",") if h],
+                                 threads=default_threads())
         print(json.dumps(report, indent=2) if args.json else format_decision_report(report))
         return 0
     if args.spot:

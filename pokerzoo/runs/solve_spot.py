@@ -83,10 +83,10 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
             f"thread(s)", args.quiet)
         solve_until(solution, args.exploitability, args.iterations, None, args.check_every,
                     progress)
+        solve_seconds = max(0.0, solution.seconds - (clock.seconds - build_compile))
+        nodes = [solution.node(line) for line in lines]  # unknown lines fail before any output
+        report = solution.summary()  # its equity and EV kernels compile on a first run too
     wall = time.perf_counter() - start
-    solve_seconds = max(0.0, solution.seconds - (clock.seconds - build_compile))
-    nodes = [solution.node(line) for line in lines]  # unknown lines fail before any output
-    report = solution.summary()
     report.update(spot=str(args.spot), seconds=solve_seconds, solve_seconds=solve_seconds,
                   build_seconds=build_seconds, compile_seconds=clock.seconds, wall_seconds=wall)
     report["lines"] = {

@@ -127,3 +127,22 @@ def test_spot_decision_without_spot_is_refused(tmp_path: Path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert "--spot-decision scores a decision of a spot: give the spot too" in err[0]
+
+
+def test_spot_decision_solves_on_all_the_cores(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import evaluate
+    import pokerzoo.runs.spot_decision as spot_decision
+
+    seen: dict[str, object] = {}
+
+    def fake_report(*args: object, **kwargs: object) -> dict[str, object]:
+        seen.update(kwargs)
+        return {}
+
+    monkeypatch.setattr(evaluate, "is_foreign_folder", lambda folder: False)
+    monkeypatch.setattr(evaluate.SavedRun, "open", staticmethod(lambda folder: folder))
+    monkeypatch.setattr(spot_decision, "decision_report", fake_report)
+    assert evaluate.main([str(tmp_path), "--spot", str(RIVER), "--spot-decision", "check",
+                          "--json"]) == 0
+    assert seen["threads"] == len(os.sched_getaffinity(0))
