@@ -119,7 +119,8 @@ def say(message: str, quiet: bool) -> None:
 
 
 COMPILE_NOTE = ("compiling the solver's kernels (first run of this install only, cached on "
-                "disk after; about 20 CPU-s for a river spot, 2 CPU-min for a flop spot)")
+                "disk after; about half a minute for a river spot, two minutes or more for a "
+                "flop spot)")
 
 
 class CompileClock:
