@@ -147,6 +147,10 @@ def check_picture_paths(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.spot_decision is not None and not args.spot:
+        # Before any run folder is opened: without a spot the line names nothing to score.
+        raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
+                          "(--spot configs/spots/NAME.toml --spot-decision LINE)")
     check_picture_paths(args)
     args.executor = executor_from_flags(args.workers, args.ray_address)
     if any(is_foreign_folder(folder) for folder in args.runs):
@@ -177,11 +181,14 @@ def evaluate(args: argparse.Namespace) -> int:
     """Score, play and print as ``main``'s arguments ask (all but ``--hand-history``)."""
     runs = [SavedRun.open(folder) for folder in args.runs]
     if args.spot and args.spot_decision:
+        from pokerzoo.runs.solve import default_threads
         from pokerzoo.runs.spot_decision import decision_report, format_decision_report
 
+        # All the cores, as solve.py: the locked solves give the same bits on any number.
         report = decision_report(runs, args.spot, args.spot_decision.split(","),
                                  args.spot_scope, args.spot_exploitability, args.spot_ranges,
-                                 [h for h in args.spot_hands.split(",") if h])
+                                 [h for h in args.spot_hands.split(",") if h],
+                                 threads=default_threads())
         print(json.dumps(report, indent=2) if args.json else format_decision_report(report))
         return 0
     if args.spot:

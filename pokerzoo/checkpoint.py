@@ -113,10 +113,18 @@ def write_checkpoint(
         tensor_bytes = buffer.getvalue()
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CheckpointError(f"cannot write the checkpoint to {str(path)!r}: cannot create "
+                              f"its folder ({exc.strerror})") from None
     check_target(path, "checkpoint")  # a link, a folder or a device there is never replaced
-    # The "tmp*.tmp" name is what a resumed run folder clears after a crash mid-write.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        # The "tmp*.tmp" name is what a resumed run folder clears after a crash mid-write.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError as exc:
+        raise CheckpointError(f"cannot write the checkpoint to {str(path)!r}: "
+                              f"{exc.strerror}") from None
     try:
         # mkstemp's 0600 would leave checkpoints unlike the run's other files.
         os.fchmod(fd, _new_file_mode())
@@ -133,9 +141,14 @@ def write_checkpoint(
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            # A full disk or a lost mount: one line naming the target, which is unchanged.
+            why = exc.strerror or str(exc)
+            raise CheckpointError(f"cannot write the checkpoint to {str(path)!r}: {why} "
+                                  f"(the file there, if any, is unchanged)") from None
         raise
     fsync_folder(path.parent)
 

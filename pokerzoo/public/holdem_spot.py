@@ -28,7 +28,6 @@ player's street chips, and exploitability stays in % of ``starting_pot``.
 from __future__ import annotations
 
 import itertools
-import tomllib
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -284,24 +283,21 @@ class HoldemSpot:
     @classmethod
     def from_toml(cls, path: str | Path) -> HoldemSpot:
         """A spot from a TOML file (top-level keys, or a ``[spot]`` table; its ``[locks]`` are
-        read by ``pokerzoo.public.spot_locks.spot_file_locks``)."""
-        data = read_spot_toml(path)
-        table = data.get("spot", data)
-        if isinstance(table, Mapping):  # node locks, read by spot_locks.spot_file_locks
-            table = {k: v for k, v in table.items() if k != "locks"}
-        return cls.from_dict(table)
+        read by ``pokerzoo.public.spot_locks.spot_file_locks``); the file is read and
+        type-checked by :func:`pokerzoo.public.spot_file.read_spot_file`."""
+        from pokerzoo.public.spot_file import read_spot_file
+
+        table = read_spot_file(path)
+        return cls.from_dict({k: v for k, v in table.items() if k != "locks"})
 
 
 def read_spot_toml(path: str | Path) -> dict[str, Any]:
-    """The parsed TOML of a spot file; ConfigError (one line) for a file that cannot be read
-    or is not TOML."""
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except OSError as err:
-        raise ConfigError(f"cannot read spot file {str(path)!r}: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"spot file {str(path)!r} is not valid TOML: {err}") from None
+    """The parsed TOML of a spot file, read in checked steps
+    (:func:`pokerzoo.public.spot_file.read_spot_document`): ConfigError (one line) for a file
+    that is not a regular file, too large, not UTF-8 or not TOML."""
+    from pokerzoo.public.spot_file import read_spot_document
+
+    return read_spot_document(path)
 
 
 def _suit_maps() -> list[np.ndarray]:

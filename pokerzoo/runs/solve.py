@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -56,13 +60,23 @@ def add_solve_flags(parser: argparse.ArgumentParser) -> None:
                         help="regrets and strategy sums in float32 (default) or 16 bits")
     parser.add_argument("--max-memory-gb", type=_positive_float("--max-memory-gb"),
                         default=8.0, help="refuse a solve estimated to need more (default 8)")
-    parser.add_argument("--threads", type=count_arg("--threads", 1), default=1,
+    parser.add_argument("--threads", type=count_arg("--threads", 1), default=None,
                         help="threads sweeping the subtrees below the first chance cards at "
-                             "once (default 1; the results are the same bits)")
+                             f"once (default: the cores this process may use, here "
+                             f"{default_threads()}; --threads 1 for one; the results are the "
+                             "same bits on any number)")
     parser.add_argument("--json", default=None, metavar="OUT.json",
                         help="write the results as JSON to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_debug_flag(parser)
+
+
+def default_threads() -> int:
+    """The cores this process may run on (its CPU affinity, as postflop-solver counts them)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity call on this platform
+        return max(1, os.cpu_count() or 1)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,7 +111,70 @@ def solver_params(args: argparse.Namespace) -> dict[str, Any]:
     """``SolverConfig`` fields from the shared flags."""
     return {"algorithm": args.algorithm, "storage": args.storage,
             "restart_limit": args.restart_limit,
-            "max_memory_bytes": int(args.max_memory_gb * 2**30), "threads": args.threads}
+            "max_memory_bytes": int(args.max_memory_gb * 2**30),
+            "threads": default_threads() if args.threads is None else args.threads}
+
+
+def say(message: str, quiet: bool) -> None:
+    """A note on what the solve is doing now, on stderr (between tqdm bars), unless quiet."""
+    if not quiet:
+        from tqdm.auto import tqdm
+
+        tqdm.write(message, file=sys.stderr)
+
+
+COMPILE_NOTE = ("compiling the solver's kernels (first run of this install only, cached on "
+                "disk after; about half a minute for a river spot, two minutes or more for a "
+                "flop spot)")
+
+
+class CompileClock:
+    """Seconds numba spends compiling (disk-cache misses only) while it is installed, and a
+    note the first time a compile starts, so a frozen bar is explained and compile time is
+    reported apart from solve time."""
+
+    def __init__(self, on_first_compile: Callable[[], None] | None = None) -> None:
+        self.seconds = 0.0
+        self.compiles = 0
+        self._on_first = on_first_compile
+        self._local = threading.local()  # nested compiles (callees) count once, per thread
+        self._lock = threading.Lock()
+
+    def _depth(self) -> int:
+        return getattr(self._local, "depth", 0)
+
+    def on_start(self) -> None:
+        if self._depth() == 0:
+            self._local.start = time.perf_counter()
+            with self._lock:
+                first = self.compiles == 0
+                self.compiles += 1
+            if first and self._on_first is not None:
+                self._on_first()
+        self._local.depth = self._depth() + 1
+
+    def on_end(self) -> None:
+        self._local.depth = self._depth() - 1
+        if self._depth() == 0:
+            with self._lock:
+                self.seconds += time.perf_counter() - self._local.start
+
+    @contextmanager
+    def installed(self) -> Iterator[CompileClock]:
+        """Count numba's compiles inside the ``with`` block."""
+        from numba.core import event
+
+        clock = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                clock.on_start()
+
+            def on_end(self, ev: event.Event) -> None:
+                clock.on_end()
+
+        with event.install_listener("numba:compile", _Listener()):
+            yield self
 
 
 @contextmanager
@@ -108,16 +185,19 @@ def progress_bar(total: int, quiet: bool) -> Iterator[Callable[[int, float], Non
         return
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, unit="it", desc="solving")
+    bars: list[Any] = []  # drawn at the first report, after the notes on building/compiling
 
     def update(iterations: int, pct: float) -> None:
-        bar.update(iterations - bar.n)
-        bar.set_postfix_str(f"exploitability {pct:.4f}% pot")
+        if not bars:
+            bars.append(tqdm(total=total, unit="it", desc="solving"))
+        bars[0].update(iterations - bars[0].n)
+        bars[0].set_postfix_str(f"exploitability {pct:.4f}% pot")
 
     try:
         yield update
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
 
 
 def write_report(path: str | None, report: dict[str, Any]) -> None:

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.spot_locks import parse_line, spot_file_locks
+from pokerzoo.public.spot_locks import parse_line, spot_locks
 
 
 def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
@@ -48,21 +52,73 @@ def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
     return targets
 
 
+def _array_bytes(value: Any) -> int:
+    """Bytes of the arrays in a nest of dicts, lists and tuples (what a checkpoint stores)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, dict):
+        return sum(_array_bytes(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_array_bytes(v) for v in value)
+    return 0
+
+
+def saved_bytes(solution: Any) -> int:
+    """About the bytes ``SpotSolution.save`` writes: the tree's, the terminals' and the
+    solver storage's arrays (the JSON around them is small)."""
+    from pokerzoo.public.results import _STORAGE
+
+    solver = solution.solver
+    terminals = solver.tree.terminals
+    total = _array_bytes(solver.tree.state_dict())
+    total += _array_bytes(terminals.state_dict()) if hasattr(terminals, "state_dict") else 0
+    return total + sum(_array_bytes(getattr(solver, k, None)) for k in _STORAGE)
+
+
+def format_bytes(count: int) -> str:
+    """``1_280_000_000`` -> ``"1.28 GB"`` (decimal units, what file managers show)."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if count >= size:
+            return f"{count / size:.2f} {unit}"
+    return f"{count} bytes"
+
+
 def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
                       progress: Any) -> dict[str, Any]:
-    """Solve ``args.spot`` and return the JSON report (charts and the save as asked)."""
-    from pokerzoo.public.holdem_spot import HoldemSpot, solve_spot
+    """Solve ``args.spot`` and return the JSON report (charts and the save as asked).
+
+    The report's ``build_seconds`` (the tree and the solver's setup), ``compile_seconds``
+    (numba compiling kernels missing from its disk cache: the first run only) and
+    ``solve_seconds`` (iterations and exploitability checks) are apart; ``seconds`` is
+    ``solve_seconds``, the figure comparable between runs, and ``wall_seconds`` all three.
+    """
+    from pokerzoo.public.holdem_spot import HoldemSpot, SpotSolution, build_spot_tree, solve_until
+    from pokerzoo.public.solver import PublicSolver
+    from pokerzoo.runs.solve import COMPILE_NOTE, CompileClock, say
 
     spot = HoldemSpot.from_toml(args.spot)
     lines = [parse_line(text) for text in (args.line or [])]
     # A bad chart folder or target is refused before the solve, not after it.
     chart_paths = None if args.chart is None else chart_targets(args.chart, lines)
-    solution = solve_spot(spot, exploitability_pct=args.exploitability,
-                          max_iterations=args.iterations, check_every=args.check_every,
-                          progress=progress, locks=spot_file_locks(args.spot), **params)
-    nodes = [solution.node(line) for line in lines]  # unknown lines fail before any output
-    report = solution.summary()
-    report["spot"] = str(args.spot)
+    clock = CompileClock(lambda: say(COMPILE_NOTE, args.quiet))
+    start = time.perf_counter()
+    with clock.installed():
+        say("building the tree", args.quiet)
+        tree = build_spot_tree(spot)
+        locks = spot_locks(tree, None, args.spot)  # the spot file's [locks]
+        solution = SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **params))
+        nodes = [solution.node(line) for line in lines]  # unknown lines fail before the solve
+        build_compile = clock.seconds
+        build_seconds = time.perf_counter() - start - build_compile
+        say(f"solving: {tree.num_nodes:,} public nodes on {params.get('threads', 1)} "
+            f"thread(s)", args.quiet)
+        solve_until(solution, args.exploitability, args.iterations, None, args.check_every,
+                    progress)
+        solve_seconds = max(0.0, solution.seconds - (clock.seconds - build_compile))
+        report = solution.summary()  # its equity and EV kernels compile on a first run too
+    wall = time.perf_counter() - start
+    report.update(spot=str(args.spot), seconds=solve_seconds, solve_seconds=solve_seconds,
+                  build_seconds=build_seconds, compile_seconds=clock.seconds, wall_seconds=wall)
     report["lines"] = {
         ",".join(line) or "root": solution.action_frequencies(node)
         for line, node in zip(lines, nodes)
@@ -71,8 +127,15 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
         report["charts"] = [str(solution.chart(target, node))
                             for target, node in zip(chart_paths, [0, *nodes])]
     if args.save is not None:
+        size = saved_bytes(solution)
+        hint = ("" if params.get("storage") == "compressed"
+                else "; --storage compressed stores the regrets and sums in 16 bits")
+        # Always said, even with --quiet: a file this large should not appear without a word.
+        print(f"writing the solved spot ({format_bytes(size)}) to {args.save}{hint}",
+              file=sys.stderr)
         solution.save(args.save)
         report["saved"] = str(args.save)
+        report["saved_bytes"] = size
     return report
 
 
@@ -86,7 +149,8 @@ def spot_summary_lines(report: dict[str, Any]) -> list[str]:
         f"{100 * eq[0]:.3f}% / IP {100 * eq[1]:.3f}%",
         f"root (OOP): {strategy}",
         f"exploitability {report['exploitability_pct_pot']:.4f}% of the starting pot after "
-        f"{report['iterations']} iterations in {report['seconds']:.1f} s",
+        f"{report['iterations']} iterations in {report['seconds']:.1f} s (building "
+        f"{report['build_seconds']:.1f} s, compiling {report['compile_seconds']:.1f} s)",
     ]
 
 
