@@ -126,3 +126,37 @@ def test_deep_cfr_strategy_tables_are_refused_not_cast(tmp_path: Path, change: A
         fresh.load(path)
     assert fragment in str(caught.value)
     assert fresh.iteration == 0
+
+
+def _fill_nan(weights: dict[str, Any]) -> None:
+    for value in weights.values():
+        if hasattr(value, "fill_"):
+            value.fill_(float("nan"))
+        else:
+            value[...] = np.nan
+
+
+@pytest.mark.parametrize(("name", "params", "nets", "fragment"), [
+    ("deep-cfr", {"traversals": 20, "advantage_steps": 10, "policy_steps": 10,
+                  "batch_size": 16, "device": "cpu"},
+     lambda state: [n for n in state["advantage_nets"] if n is not None],
+     r"advantage_nets\[\d\]\..* holds NaN or infinite values"),
+    ("deep-gxfp", {"traversals": 20, "utility_steps": 5, "strategy_steps": 5,
+                   "batch_size": 16, "device": "cpu"},
+     lambda state: [state["strategy"]["weights"]], r"network weights\..* holds NaN"),
+])
+def test_deep_networks_with_nan_weights_are_refused_at_load(
+        tmp_path: Path, name: str, params: dict[str, Any], nets: Any, fragment: str) -> None:
+    pytest.importorskip("torch")
+    agent = make_agent(name, KUHN, seed=0, **params)
+    agent.iterate(1)
+    path = tmp_path / "deep.pzc"
+    agent.save(path)
+    header, state = read_checkpoint(path)
+    for weights in nets(state):
+        _fill_nan(weights)
+    write_checkpoint(path, agent_name=header["agent"], state=state, meta=header["meta"])
+    fresh = make_agent(name, KUHN, seed=0, **params)
+    with pytest.raises(CheckpointError, match=fragment):
+        fresh.load(path)
+    assert fresh.iteration == 0

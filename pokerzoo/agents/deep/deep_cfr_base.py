@@ -29,7 +29,7 @@ from pokerzoo.agents.deep.base import (
     check_saved_game,
 )
 from pokerzoo.agents.deep.network import CardBettingNet
-from pokerzoo.checkpoint import checked_array
+from pokerzoo.checkpoint import checked_array, checked_weights
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
 
@@ -278,12 +278,15 @@ class DeepCFRBase(DeepAgent):
         sigma = checked_array(state["sigma"], "sigma", kinds="f", shape=self._sigma.shape,
                               low=0.0, high=1.0).astype(np.float64)
         nets: list[CardBettingNet | None] = []
-        for saved_net in state["advantage_nets"]:
+        for seat, saved_net in enumerate(state["advantage_nets"]):
             if saved_net is None:
                 nets.append(None)
                 continue
+            # Finite float tensors only: a NaN net would answer NaN at every evaluation.
+            weights = checked_weights({k: torch.as_tensor(v) for k, v in saved_net.items()},
+                                      f"advantage_nets[{seat}]")
             net = CardBettingNet(self._layout, self.num_actions, self.config.width)
-            net.load_state_dict({k: torch.as_tensor(v) for k, v in saved_net.items()})
+            net.load_state_dict(weights)
             nets.append(net.to(self.device))
         for memory, saved_memory in zip(
             self.advantage_memories, state["advantage_memories"], strict=True

@@ -28,6 +28,7 @@ from pokerzoo.agents.deep.base import (
     check_saved_game,
 )
 from pokerzoo.agents.deep.network import CardBettingNet
+from pokerzoo.checkpoint import checked_weights
 from pokerzoo.components.replay import ReservoirBuffer
 from pokerzoo.config import check, from_mapping, normalise
 from pokerzoo.errors import CheckpointError
@@ -187,7 +188,9 @@ class DeepGXFPBase(DeepAgent):
                      if weights is None else None)
         net = CardBettingNet(self._layout, self.num_actions, self.config.width, generator)
         if weights is not None:
-            net.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
+            # Finite float tensors only: a NaN net would answer NaN at every evaluation.
+            net.load_state_dict(checked_weights(
+                {k: torch.as_tensor(v) for k, v in weights.items()}, "network weights"))
         net = net.to(self.device)
         # Fused Adam: one kernel for all parameters, about 3x faster for these small networks.
         adam = torch.optim.Adam(net.parameters(), lr=self.config.learning_rate, fused=True)
