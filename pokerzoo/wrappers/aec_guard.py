@@ -57,7 +57,11 @@ def check_aec_env(env: Any, where: str) -> None:
     """
     missing = [m for m in AEC_METHODS if not callable(getattr(env, m, None))]
     if isinstance(env, type) or missing or not hasattr(env, "possible_agents"):
-        raise ConfigError(f"{where}: expected a PettingZoo AEC env, got {describe(env)}")
+        lacks = [*missing, *([] if hasattr(env, "possible_agents") else ["possible_agents"])]
+        without = (f" (it has no {', '.join(lacks)})"
+                   if lacks and not isinstance(env, type) and env is not None else "")
+        raise ConfigError(f"{where}: expected a PettingZoo AEC env, got "
+                          f"{describe(env)}{without}")
     agents = list(env.possible_agents)
     if not agents:
         raise ConfigError(f"{where}: the env has no possible_agents: an AEC env names its agents")

@@ -165,6 +165,12 @@ def test_an_env_without_mask_or_discrete_actions_is_refused():
         def last(self):
             return np.zeros(3), 0.0, False, False, {}
 
+        def observe(self, agent):
+            return np.zeros(3)
+
+        def step(self, action):
+            pass
+
     with pytest.raises(ConfigError, match="no action mask"):
         aec_game(NoMask)
     assert isinstance(aec_game(KUHN), AECGame) and aec_game(KUHN).num_players == 2
