@@ -124,8 +124,8 @@ def say(message: str, quiet: bool) -> None:
 
 
 COMPILE_NOTE = ("compiling the solver's kernels (first run of this install only, cached on "
-                "disk after; about half a minute for a river spot, two minutes or more for a "
-                "flop spot)")
+                "disk after; about half a minute for a river spot, a minute or more for a "
+                "flop spot on 2 cores, its three large kernels in parallel processes)")
 
 
 class CompileClock:
