@@ -82,3 +82,31 @@ def test_a_bad_seat_index_is_one_line() -> None:
     with pytest.raises(ConfigError, match=r"info\['player'\] must be a seat index in 0..1"):
         agent.act_probabilities(obs, {"player": 7})
     assert agent.act_probabilities(obs, {"player": np.int64(0)}).sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("agent_name", ["nfsp", "mccfr-os"])
+@pytest.mark.parametrize(("mask", "fragment"), [
+    (np.ones(3, dtype=np.int8), r"action_mask of shape \(3,\); the game has 2 actions"),
+    (np.array(["1", "0"]), "action_mask of dtype <U1"),
+    (np.array([0.5, 1.0]), "values other than 0 and 1"),
+])
+def test_a_foreign_agent_refuses_a_bad_mask_in_one_line(agent_name: str, mask: np.ndarray,
+                                                         fragment: str) -> None:
+    agent = make_foreign_agent(agent_name, GoodEnv, seed=0, params={})
+    env = GoodEnv()
+    env.reset(seed=0)
+    obs = dict(env.observe(env.agent_selection), action_mask=mask)
+    with pytest.raises(ConfigError, match=fragment):
+        agent.act_probabilities(obs, {"agent": env.agent_selection})
+
+
+def test_nfsp_on_our_game_refuses_a_mask_of_the_wrong_length() -> None:
+    from pokerzoo.agents.registry import make_agent
+
+    agent = make_agent("nfsp", load_game("kuhn_poker"), seed=0, num_envs=2)
+    env = make("kuhn_poker_v0")
+    env.reset(seed=0)
+    obs, _, _, _, info = env.last()
+    with pytest.raises(ConfigError, match=r"NFSP got an action_mask of shape \(5,\)"):
+        agent.act_probabilities(dict(obs, action_mask=np.ones(5, dtype=np.int8)), info)
+    assert agent.act_probabilities(obs, info).sum() == pytest.approx(1.0)

@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerzoo.agents.aec_seat import AECSeatMixin
 from pokerzoo.agents.base import Agent, check_state_iteration
+from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.errors import CheckpointError
 from pokerzoo.games.base import State
 from pokerzoo.wrappers.aec_learner import as_factory, inspect_env
@@ -89,7 +90,8 @@ class AECTabularSolver(AECSeatMixin, Agent):
             obs, mask = observation, info["action_mask"]
         else:
             obs, mask = observation["observation"], observation["action_mask"]
-        return self.average_probs(seat, obs, mask)[0]
+        mask = checked_action_mask(mask, self.num_actions, type(self).__name__)
+        return self.average_probs(seat, obs, mask.astype(np.int8))[0]
 
     # Checkpoints -------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from pokerzoo.agents.nfsp.agent import NFSP, NetworkPolicy
 from pokerzoo.agents.nfsp.config import PRESETS, NFSPConfig
 from pokerzoo.agents.nfsp.uct_best_response import UCTBestResponse
 from pokerzoo.entry_points import unknown_name
+from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.errors import ConfigError
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.wrappers.aec_learner import AECLearnerEnv, AECSpec, check_copyable
@@ -109,6 +110,10 @@ class AECNFSP(AECSeatMixin, NFSP):
         """The average policy at an env turn; the seat is ``info["agent"]`` (the agent's name),
         ``info["player"]`` (its index in ``possible_agents``) or the attached env's
         ``agent_selection`` (``attach(env)``, for a plain ``env.last()`` loop)."""
+        spec = self.adapter.spec
+        raw = (info or {}).get("action_mask") if spec.mask_in_info else (
+            observation.get("action_mask") if isinstance(observation, Mapping) else None)
+        checked_action_mask(raw, spec.num_actions, type(self).__name__)  # before any cast
         obs, mask = self.adapter.split(observation, info or {})
         return self.average_probs(self.seat(info), obs, mask)[0].astype(np.float64)
 

@@ -40,6 +40,7 @@ from pokerzoo.agents.nfsp.selfplay import SelfPlay
 from pokerzoo.components.networks import torch_threads
 from pokerzoo.config import from_mapping
 from pokerzoo.entry_points import unknown_name
+from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.envs.vector import VectorPokerEnv
 from pokerzoo.errors import CheckpointError, ConfigError, TreeTooLargeError
 from pokerzoo.evaluation.exact import tabularize
@@ -265,7 +266,8 @@ class NFSP(Agent):
     ) -> np.ndarray:
         """The average policy at an env turn (seat from ``info`` or the observation's one-hot)."""
         obs = np.asarray(observation["observation"], dtype=np.float32)
-        mask = np.asarray(observation["action_mask"], dtype=np.int8)
+        mask = checked_action_mask(observation["action_mask"], self.num_actions,
+                                   type(self).__name__).astype(np.int8)
         player = _seat(self.game, obs, info)
         return self.average_probs(player, obs, mask)[0].astype(np.float64)
 
