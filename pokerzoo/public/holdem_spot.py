@@ -771,9 +771,6 @@ def solve_spot(
     ``spot`` may be a TOML file (its ``[locks]`` are applied). ``locks`` (in
     ``solver_options``) locks decisions by line and hand or by node id
     (``pokerzoo.public.spot_locks``); the other ``solver_options`` go to ``PublicSolver``."""
-    from pokerzoo.public.solver import PublicSolver
-    from pokerzoo.public.spot_locks import spot_locks
-
     spot_file = spot if isinstance(spot, (str, Path)) else None
     if isinstance(spot, (str, Path)):
         spot = HoldemSpot.from_toml(spot)
@@ -786,11 +783,21 @@ def solve_spot(
             max_iterations < 0):
         raise ConfigError(f"max_iterations must be an int >= 0, got {max_iterations!r}")
     _check_budgets(max_seconds, check_every)
-    tree = build_spot_tree(spot, max_nodes=max_nodes)
-    locks = spot_locks(tree, solver_options.pop("locks", None), spot_file)
-    result = SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **solver_options))
+    result = unsolved_spot(spot, spot_file, max_nodes, **solver_options)
     return solve_until(result, exploitability_pct, max_iterations, max_seconds, check_every,
                        progress)
+
+
+def unsolved_spot(spot: HoldemSpot, spot_file: str | Path | None = None,
+                  max_nodes: int = DEFAULT_MAX_NODES, **solver_options: Any) -> SpotSolution:
+    """A spot's tree and solver before any iteration (``solve_spot`` without the solve):
+    ``locks`` in ``solver_options`` and the ``[locks]`` of ``spot_file`` applied."""
+    from pokerzoo.public.solver import PublicSolver
+    from pokerzoo.public.spot_locks import spot_locks
+
+    tree = build_spot_tree(spot, max_nodes=max_nodes)
+    locks = spot_locks(tree, solver_options.pop("locks", None), spot_file)
+    return SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **solver_options))
 
 
 def _check_budgets(max_seconds: float | None, check_every: int) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.spot_locks import parse_line, spot_locks
+from pokerzoo.public.spot_locks import parse_line
 
 
 def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
@@ -92,8 +92,7 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
     ``solve_seconds`` (iterations and exploitability checks) are apart; ``seconds`` is
     ``solve_seconds``, the figure comparable between runs, and ``wall_seconds`` all three.
     """
-    from pokerzoo.public.holdem_spot import HoldemSpot, SpotSolution, build_spot_tree, solve_until
-    from pokerzoo.public.solver import PublicSolver
+    from pokerzoo.public.holdem_spot import HoldemSpot, solve_until, unsolved_spot
     from pokerzoo.public.warm_start import compile_kernels_for
     from pokerzoo.runs.solve import COMPILE_NOTE, CompileClock, say
 
@@ -110,9 +109,8 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
         parallel_compile = time.perf_counter() - start - prior_compile if compiled else 0.0
         start_build = time.perf_counter()
         say("building the tree", args.quiet)
-        tree = build_spot_tree(spot)
-        locks = spot_locks(tree, None, args.spot)  # the spot file's [locks]
-        solution = SpotSolution(spot, tree, PublicSolver(tree, locks=locks, **params))
+        solution = unsolved_spot(spot, args.spot, **params)  # the spot file's [locks] too
+        tree = solution.tree
         nodes = [solution.node(line) for line in lines]  # unknown lines fail before the solve
         build_compile = clock.seconds
         build_seconds = time.perf_counter() - start_build - (build_compile - prior_compile)
