@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pokerzoo"
 LAYERS: dict[str, int] = {
     # the ground floor: imports nothing of ours above it
     "errors": 0, "config": 0, "checkpoint": 0, "parallel": 0, "entry_points": 0, "sampling": 0,
-    "atomic": 0,
+    "atomic": 0, "schedule": 0,
     "games": 1,
     "tree": 2, "public": 2, "policy": 2,
     "envs": 3,

@@ -38,10 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo import schedule
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.holdem_terminal import NUM_CARDS, empty_tables, holdem_terminal_kernel
 from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
+from pokerzoo.schedule import NO_UPDATE, Discounts
 
 ALGORITHMS = ("cfr+", "dcfr", "postflop")
 STORAGES = ("f32", "compressed")
@@ -120,23 +122,11 @@ def config_with(config: SolverConfig | None, overrides: Mapping[str, Any]) -> So
     return SolverConfig(**{**asdict(base), **overrides})
 
 
-def discounts(config: SolverConfig, t: int) -> tuple[float, float, bool, float, float]:
-    """``(positive, negative, floor, sum_discount, sum_weight)`` of iteration ``t`` (1-based)."""
-    if config.algorithm == "cfr+":
-        return 1.0, 1.0, True, 1.0, float(t)
-    if config.algorithm == "dcfr":
-        s = float(t - 1)
-        pos = s**config.alpha / (s**config.alpha + 1.0)
-        neg = s**config.beta / (s**config.beta + 1.0)
-        return pos, neg, False, (s / t) ** config.gamma, 1.0
-    i = t - 1  # postflop-solver counts iterations from 0
-    s = float(max(i - 1, 0))
-    pos = s**1.5 / (s**1.5 + 1.0)
-    lower = 0 if i == 0 else 4 ** ((i.bit_length() - 1) // 2)
-    if config.restart_limit:
-        lower = min(lower, 4 ** ((config.restart_limit.bit_length() - 1) // 2))
-    u = float(i - lower)
-    return pos, 0.5, False, (u / (u + 1.0)) ** 3, 1.0
+def discounts(config: SolverConfig, t: int) -> Discounts:
+    """``(positive, negative, floor, sum_discount, sum_weight)`` of iteration ``t`` (1-based),
+    from the schedule (``pokerzoo.schedule``)."""
+    return schedule.discounts(config.algorithm, t, config.alpha, config.beta, config.gamma,
+                              config.restart_limit)
 
 
 def estimate_memory(
@@ -522,7 +512,7 @@ class PublicSolver:
         return pct
 
 
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+_NO_UPDATE = NO_UPDATE
 _TRIM_ENTRIES = 1 << 22
 """Storage entries from which a solver first hands freed memory back (hold'em spots; the
 small subgames re-solving agents build by the hundred skip it)."""
