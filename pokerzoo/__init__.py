@@ -6,8 +6,7 @@ from typing import Any
 from pokerzoo.envs.registration import register_all as _register_all
 from pokerzoo.envs.registry import make, registered_envs
 from pokerzoo.games import CHANCE, TERMINAL, ConfigError, IllegalActionError, load_game
-
-__version__ = "0.1.0"
+from pokerzoo.version import __version__
 
 __all__ = [
     "CHANCE",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from pokerzoo.checkpoint import read_checkpoint, write_checkpoint
 from pokerzoo.envs.spaces import checked_action_mask
 from pokerzoo.errors import CheckpointError, ConfigError, InvalidPolicyError
 from pokerzoo.tree.tabular_policy import TabularPolicy
+
+if TYPE_CHECKING:
+    from pokerzoo.components.posterior import Posterior
 
 
 def check_units(n: object) -> int:
@@ -128,7 +131,7 @@ class Agent(ABC):
 
         See ``pokerzoo.checkpoint`` for the format; saving does not change the agent.
         """
-        from pokerzoo import __version__
+        from pokerzoo.version import __version__
 
         write_checkpoint(
             path,
@@ -178,3 +181,42 @@ def _mask_of(observation: Any, num_actions: int, who: str) -> np.ndarray | None:
     if isinstance(observation, Mapping) and "action_mask" in observation:
         return checked_action_mask(observation["action_mask"], num_actions, who)
     return None
+
+
+# The abilities an agent's table row declares (pokerzoo.agents.registry.ABILITIES): a run reads
+# them through these faces only where the row says the agent has them.
+
+
+class HasDiagnostics(Protocol):
+    """Ability ``"diagnostics"``: numbers worth logging beside the evaluation metrics."""
+
+    def diagnostics(self) -> dict[str, float]:
+        """Named numbers about the learning so far (VCFR's information-gain bonus, say)."""
+        ...
+
+
+class Closes(Protocol):
+    """Ability ``"close"``: workers to release when a run ends."""
+
+    def close(self) -> None:
+        """Release the workers (they are rebuilt on the next ``iterate``)."""
+        ...
+
+
+class SolvesModel(Protocol):
+    """Ability ``"solves"``: a tabular solver says which model of the game it solves."""
+
+    solves: str | None
+    """The model (an unknown game's prior mean, or its true model d*), ``None`` for a plain
+    game."""
+
+
+class PlaysRounds(Protocol):
+    """Ability ``"rounds"``: an unknown-environment agent, learning in interaction rounds."""
+
+    rounds: int
+    """Rounds played so far."""
+    episodes_per_round: int
+    """Hands it plays in each round (``--rounds`` counts rounds)."""
+    posterior: Posterior
+    """Its posterior over the environment's hidden model."""

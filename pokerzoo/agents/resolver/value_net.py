@@ -230,7 +230,7 @@ def default_device() -> torch.device:
 def save_value_net(path: str | os.PathLike, net: ValueNet,
                    meta: dict[str, Any] | None = None) -> None:
     """Write ``net`` (weights and spec) to ``path`` atomically (no pickle)."""
-    from pokerzoo import __version__
+    from pokerzoo.version import __version__
 
     weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     write_checkpoint(path, agent_name=CHECKPOINT_NAME,
