@@ -17,9 +17,9 @@ from pokerzoo.public.tree import (
     FOLD,
     SHOWDOWN,
     PublicTree,
-    PublicTreeBuilder,
     TerminalValues,
 )
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 
 _LAZY = {
     "PublicSolver": "pokerzoo.public.solver",

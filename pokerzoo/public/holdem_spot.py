@@ -6,7 +6,8 @@ street), bet and raise sizes per street and player, donk sizes and the tree opti
 :mod:`pokerzoo.public.bet_sizes`. Every field is checked on construction; a bad one raises a
 one-line :class:`~pokerzoo.errors.ConfigError` saying what is allowed.
 
-:func:`build_spot_tree` lays the spot out through :class:`~pokerzoo.public.tree.PublicTreeBuilder`:
+:func:`build_spot_tree` lays the spot out through
+:class:`~pokerzoo.public.tree_builder.PublicTreeBuilder`:
 the betting of each street (``bet_sizes.Betting``), a chance node after each street that
 ends in a call or two checks (every card off the board, weight 1/45 on the turn and 1/44 on
 the river, see :mod:`pokerzoo.public.holdem_terminal`), fold and showdown terminals. After an
@@ -54,7 +55,8 @@ from pokerzoo.public.ranges import (
     parse_range,
     range_combos,
 )
-from pokerzoo.public.tree import DECISION, FOLD, SHOWDOWN, PublicTree, PublicTreeBuilder
+from pokerzoo.public.tree import DECISION, FOLD, SHOWDOWN, PublicTree
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 
 SizePair = tuple[str, str]
 """``(bet sizes, raise sizes)`` of one player on one street, e.g. ``("52%", "45%")``."""

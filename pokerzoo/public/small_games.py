@@ -28,12 +28,8 @@ from pokerzoo.games.base import Game, State
 from pokerzoo.games.registry import load_game
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.sweep_kernel import dense_terminal_kernel
-from pokerzoo.public.tree import (
-    FOLD,
-    SHOWDOWN,
-    PublicTree,
-    PublicTreeBuilder,
-)
+from pokerzoo.public.tree import FOLD, SHOWDOWN, PublicTree
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 
 History = tuple[int, int, tuple[int, ...]]
 """One history of a public node: player 0's hand index, player 1's, the game's history."""

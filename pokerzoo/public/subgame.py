@@ -22,7 +22,8 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import CHANCE as CHANCE_PLAYER
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.small_games import DenseTerminals, SmallGameTree, public_game_tree
-from pokerzoo.public.tree import CHANCE, DECISION, SHOWDOWN, PublicTree, PublicTreeBuilder
+from pokerzoo.public.tree import CHANCE, DECISION, SHOWDOWN, PublicTree
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 
 Depth = str | int | None
 LEAF_LABEL = "leaf"

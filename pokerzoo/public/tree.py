@@ -317,7 +317,3 @@ class PublicTree:
             "storage": self.storage_size,
         }
 
-
-# The builder lives in its own module; imported last (it needs the names above) and
-# re-exported, so ``from pokerzoo.public.tree import PublicTreeBuilder`` keeps working.
-from pokerzoo.public.tree_builder import PublicTreeBuilder as PublicTreeBuilder  # noqa: E402

@@ -1,7 +1,5 @@
 """Building a public tree: ``PublicTreeBuilder`` collects nodes in any order, then lays them
 out as a :class:`~pokerzoo.public.tree.PublicTree` (see that module for the layout).
-
-Also importable as ``pokerzoo.public.tree.PublicTreeBuilder``.
 """
 
 from __future__ import annotations

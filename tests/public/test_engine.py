@@ -25,7 +25,8 @@ from pokerzoo.public.solver import (
     estimate_memory,
     strategy_best_responses,
 )
-from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTreeBuilder
+from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 from pokerzoo.tree import build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 

@@ -128,12 +128,6 @@ def test_memory_estimate_covers_what_the_solver_allocates(turn_tree):
                 3 * solver._frontier.size + len(solver._tasks)) > 0
 
 
-def test_builder_module_is_the_tree_modules_builder():
-    from pokerzoo.public import tree, tree_builder
-
-    assert tree.PublicTreeBuilder is tree_builder.PublicTreeBuilder
-
-
 def test_built_trees_keep_compact_indices(turn_tree):
     tree = turn_tree
     for name in ("parent", "first_child", "terminal_data", "iso_offset", "offset"):

@@ -29,7 +29,8 @@ from pokerzoo.public.depth_limit import LEAF_LABEL, DepthLimitedSolver, LeafValu
 from pokerzoo.public.resolve import ResolvingSolver
 from pokerzoo.public.small_games import DenseTerminals, SmallGameTree
 from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree, PublicTreeBuilder
+from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
+from pokerzoo.public.tree_builder import PublicTreeBuilder
 
 _NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
