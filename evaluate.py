@@ -120,7 +120,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--spot-decision", metavar="LINE",
                    help="--spot: score only the decision this line of spot actions leads to "
                         "(e.g. 'bet 5'; the line locked, the rest solved to equilibrium with "
-                        "and without the run's frequencies there): pokerzoo.runs.spot_decision")
+                        "and without the run's frequencies there): "
+                        "pokerzoo.evaluation.spot_decision")
     p.add_argument("--spot-scope", choices=("decision", "street"), default="decision",
                    help="--spot-decision: lock the run at that node only, or at every node of "
                         "its player below it on the same street")
@@ -182,7 +183,7 @@ def evaluate(args: argparse.Namespace) -> int:
     runs = [SavedRun.open(folder) for folder in args.runs]
     if args.spot and args.spot_decision:
         from pokerzoo.runs.solve import default_threads
-        from pokerzoo.runs.spot_decision import decision_report, format_decision_report
+        from pokerzoo.runs.spot_reports import decision_report, format_decision_report
 
         # All the cores, as solve.py: the locked solves give the same bits on any number.
         report = decision_report(runs, args.spot, args.spot_decision.split(","),
@@ -192,7 +193,7 @@ def evaluate(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2) if args.json else format_decision_report(report))
         return 0
     if args.spot:
-        from pokerzoo.runs.spot_eval import format_spot_report, spot_report
+        from pokerzoo.runs.spot_reports import format_spot_report, spot_report
 
         report = spot_report(runs, args.spot, args.spot_player, args.spot_exploitability,
                              args.spot_ranges)

@@ -3,7 +3,7 @@
 The runs are ``train.py`` runs on ``no_limit_holdem`` at $1/$2 with $200 stacks and sizes half
 pot, 3/4 pot, pot and all-in (``configs/hunl_spot_deep_cfr.toml``, ``..._gxfp.toml``), where
 "the button raises to $5, the big blind calls" makes the paper's $10 flop pot. Each is scored
-at the hero's decision facing the big blind's half-pot bet (``pokerzoo.runs.spot_decision``,
+at the hero's decision facing the big blind's half-pot bet (``pokerzoo.evaluation.spot_decision``,
 the same as ``evaluate.py RUN --spot SPOT --spot-decision 'bet 5'``), at the spot's declared
 ranges and at the ranges a run's own play reaches the decision with (``--own-from``: the big
 blind's bet included). Each equilibrium is saved under ``--work`` and each score written
@@ -31,8 +31,8 @@ HERO = "AdQh"
 def raw_frequencies(game: Any, policy: Any, spot: Any, line: list[str]) -> dict[str, float]:
     """The policy's own probabilities (per cent, every game action) for the hero's combo at the
     decision, before any mapping to the spot's actions."""
+    from pokerzoo.evaluation.spot_eval import _reach_root, find_line, label_action, spot_seats
     from pokerzoo.games.holdem.cards import CARD_STRINGS
-    from pokerzoo.runs.spot_eval import _reach_root, find_line, label_action, spot_seats
 
     seats = spot_seats(game)
     hero = (CARD_STRINGS.index(HERO[:2]), CARD_STRINGS.index(HERO[2:]))
@@ -91,17 +91,17 @@ def summary(work: Path) -> str:
 
 
 def main() -> None:
-    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-    from pokerzoo.public.results import load_solver, save_solver
-    from pokerzoo.runs.load import load_agent
-    from pokerzoo.runs.spot_decision import (
+    from pokerzoo.evaluation.spot_decision import (
         evaluate_decision,
         line_locks,
         node_at,
         range_frequencies,
         solve_locked,
     )
-    from pokerzoo.runs.spot_eval import own_ranges
+    from pokerzoo.evaluation.spot_eval import own_ranges
+    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+    from pokerzoo.public.results import load_solver, save_solver
+    from pokerzoo.runs.load import load_agent
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", default="runs/hunl_spot_deep_cfr,runs/hunl_spot_deep_gxfp")

@@ -10,7 +10,7 @@ range solver from the blueprint's ranges, unsafe re-solving) is measured three w
   the blueprint against itself wins 0 in expectation, so the difference estimates the same
   bb/100 with a smaller CI);
 * LBR (``pokerzoo.evaluation.lbr``) of both, on the same deals;
-* the EV loss (``pokerzoo.runs.spot_decision``) of both at a river spot the blueprint reaches
+* the EV loss (``pokerzoo.evaluation.spot_decision``) of both at a river spot the blueprint reaches
   (its own ranges there, ``own_ranges``): the first decision of each player.
 
 Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
@@ -168,9 +168,14 @@ def spot_losses(game: Any, blueprint: Any, resolver: Any, args: argparse.Namespa
     the blueprint's own along the line; the turn re-solve's change them)."""
     from pokerzoo.agents.resolver.holdem import HoldemResolvingPolicy
     from pokerzoo.agents.resolver.holdem_tree import menu
+    from pokerzoo.evaluation.spot_decision import (
+        evaluate_decision,
+        line_locks,
+        node_at,
+        solve_locked,
+    )
+    from pokerzoo.evaluation.spot_eval import own_ranges
     from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-    from pokerzoo.runs.spot_decision import evaluate_decision, line_locks, node_at, solve_locked
-    from pokerzoo.runs.spot_eval import own_ranges
 
     sizes = menu(game)
     stack = min(game.config.seat_stacks()) - args.pot // 2
@@ -287,7 +292,7 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         lines += [f"## Spot EV loss (river {spot['board']}, pot {spot['pot']}, {spot['stack']} "
                   "behind, both players at the blueprint's own ranges)", "",
                   "EV loss against the spot's equilibrium at each player's first decision "
-                  "(`runs.spot_decision`, rest re-solved around the locked decision); chips "
+                  "(`evaluation.spot_decision`, rest re-solved around the locked decision); chips "
                   "and % of the pot, with the interval the solves' error allows.", ""]
         rows = []
         for key, r in spot.items():

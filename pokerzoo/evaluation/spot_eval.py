@@ -389,75 +389,7 @@ def evaluate_at_spot(
                           equilibrium.exploitability_pct(), off, find_line(game, spot))
 
 
-
-
-def spot_report(runs: list[Any], spot_path: str | Path, players: str = "both",
-                exploitability_pct: float = 0.3, ranges: str = "declared") -> dict[str, Any]:
-    """``evaluate.py --spot``: each run (a ``SavedRun``) scored at the spot as ``players``
-    (``"oop"``, ``"ip"`` or ``"both"``) at the spot's ``"declared"`` ranges (the equilibrium
-    solved once for all) or at the ranges its own play reaches the spot with (``"own"``:
-    :func:`own_ranges`, one equilibrium per run)."""
-    from pokerzoo.runs.load import load_agent
-
-    spot = HoldemSpot.from_toml(spot_path)
-    spot = HoldemSpot.from_dict({**spot.to_dict(), "suit_isomorphism": False})
-    scored = {"oop": [0], "ip": [1], "both": [0, 1]}.get(players)
-    if scored is None:
-        raise ConfigError(f"the spot player must be oop, ip or both, got {players!r}")
-    if ranges not in ("declared", "own"):
-        raise ConfigError(f"the spot ranges must be declared or own, got {ranges!r}")
-
-    def solved(at: HoldemSpot) -> PublicSolver:
-        tree = build_spot_tree(at)
-        for p in scored:
-            check_queries(tree, p, DEFAULT_MAX_QUERIES)
-        for run in runs:
-            find_line(run.game, at)
-        solver = PublicSolver(tree)
-        solver.solve(5000, target_pct=exploitability_pct)
-        return solver
-
-    equilibrium = solved(spot) if ranges == "declared" else None
-    out: dict[str, Any] = {"spot": str(spot_path), "ranges": ranges}
-    if equilibrium is not None:
-        out["equilibrium_exploitability_pct"] = equilibrium.exploitability_pct()
-    for run in runs:
-        policy = load_agent(run.folder).policy()
-        at, eq = spot, equilibrium
-        if eq is None:
-            at = own_ranges(run.game, policy, spot)
-            eq = solved(at)
-        results = {("oop", "ip")[p]: evaluate_at_spot(run.game, policy, at, p,
-                                                      equilibrium=eq).to_dict()
-                   for p in scored}
-        results = {k: {**r, "spot_equilibrium_exploitability_pct": eq.exploitability_pct(),
-                       "spot_ranges": ranges} for k, r in results.items()}
-        out[run.label] = {
-            "spot_ev_loss_chips": {k: r["spot_ev_loss_chips"] for k, r in results.items()},
-            "spot_ev_loss_pct_pot": {k: r["spot_ev_loss_pct_pot"] for k, r in results.items()},
-            "details": results,
-        }
-    return out
-
-
-def format_spot_report(report: Mapping[str, Any]) -> str:
-    """The lines ``evaluate.py --spot`` prints."""
-    lines = [f"spot {report['spot']} at {report['ranges']} ranges"]
-    for label, r in report.items():
-        if not isinstance(r, Mapping):
-            continue
-        for who, chips in r["spot_ev_loss_chips"].items():
-            off = r["details"][who]["spot_off_tree_mass"]
-            eq = r["details"][who]["spot_equilibrium_exploitability_pct"]
-            lines.append(f"{label} as {who}: EV loss {chips:.4g} chips = "
-                         f"{r['spot_ev_loss_pct_pot'][who]:.4g}% of the pot (equilibrium "
-                         f"exploitable by {eq:.3f}% of the pot)"
-                         + (f" (policy mass off the spot's tree, at most {off:.1%} of a hand's, "
-                            "renormalized)" if off > 1e-9 else ""))
-    return "\n".join(lines)
-
-
 __all__ = [
     "SpotEvaluation", "agent_locks", "check_queries", "evaluate_at_spot", "find_line",
-    "format_spot_report", "label_action", "own_ranges", "spot_report", "spot_seats",
+    "label_action", "own_ranges", "spot_seats",
 ]

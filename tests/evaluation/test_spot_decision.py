@@ -1,4 +1,4 @@
-"""evaluate.py --spot-decision's engine (pokerzoo.runs.spot_decision): one decision scored."""
+"""evaluate.py --spot-decision's engine (pokerzoo.evaluation.spot_decision): one decision scored."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.games import load_game
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.runs.spot_decision import (
+from pokerzoo.evaluation.spot_decision import (
     agent_decision_locks,
     evaluate_decision,
     line_locks,
     node_at,
     scored_nodes,
 )
-from pokerzoo.runs.spot_eval import own_ranges, spot_seats
+from pokerzoo.evaluation.spot_eval import own_ranges, spot_seats
+from pokerzoo.games import load_game
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.solver import PublicSolver
 
 # no_limit_holdem's defaults (blinds 50/100, 10,000 stacks, half pot, pot, all-in): a limped
 # pot checked to the river holds 200 chips with 9,900 behind; OOP bets half pot (100) and IP,

@@ -1,4 +1,5 @@
-"""evaluate.py --spot's engine (pokerzoo.runs.spot_eval): an agent's EV loss at a river spot."""
+"""evaluate.py --spot's engine (pokerzoo.evaluation.spot_eval): an agent's EV loss at a river
+spot."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ import numpy as np
 import pytest
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.spot_eval import evaluate_at_spot, find_line, spot_seats
 from pokerzoo.games import load_game
 from pokerzoo.games.base import State
 from pokerzoo.policy import UniformRandomPolicy
 from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import DECISION
-from pokerzoo.runs.spot_eval import evaluate_at_spot, find_line, spot_seats
 
 # no_limit_holdem: blinds 50/100, stacks 10,000, half-pot and pot sizes and all-in. A limped
 # pot checked to the river holds 200 chips with 9,900 behind.
@@ -134,7 +135,8 @@ def deep_cfr_run(tmp_path_factory):
     """A one-iteration Deep CFR run on no_limit_holdem and a small river spot file."""
     import warnings
 
-    from pokerzoo.runs.run import RunConfig, train
+    from pokerzoo.runs.config import RunConfig
+    from pokerzoo.runs.run import train
 
     root = tmp_path_factory.mktemp("spot_run")
     out = root / "run"
@@ -179,7 +181,7 @@ def test_evaluate_script_at_the_runs_own_ranges(deep_cfr_run, capsys):
     assert own["details"]["ip"]["spot_equilibrium_exploitability_pct"] <= 5
 
 def test_own_ranges_of_a_uniform_policy_are_every_combo_alike(game):
-    from pokerzoo.runs.spot_eval import own_ranges
+    from pokerzoo.evaluation.spot_eval import own_ranges
 
     own = own_ranges(game, UniformRandomPolicy(), SPOT)
     for p in (0, 1):
@@ -189,7 +191,7 @@ def test_own_ranges_of_a_uniform_policy_are_every_combo_alike(game):
 
 
 def test_own_ranges_follow_the_policy_on_the_line(game):
-    from pokerzoo.runs.spot_eval import own_ranges
+    from pokerzoo.evaluation.spot_eval import own_ranges
 
     class LimpsPairsOnly:
         """The small blind limps pocket pairs only (half the time with 22), else folds."""

@@ -1,6 +1,6 @@
 """An agent's decision at one node of a spot, scored against the spot's equilibrium.
 
-Where :mod:`pokerzoo.runs.spot_eval` locks an agent at *every* node of its player (which, on a
+Where :mod:`pokerzoo.evaluation.spot_eval` locks an agent at *every* node of its player (which, on a
 flop spot, asks a network agent hundreds of millions of times), this scores what the agent
 does at one decision (``scope="decision"``) or at every node of its player on that decision's
 street below it (``scope="street"``):
@@ -27,25 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.spot_locks import node_of_line
-from pokerzoo.public.tree import DECISION, PublicTree
-from pokerzoo.runs.spot_eval import (
+from pokerzoo.evaluation.spot_eval import (
     _action_map,
     _game_chips,
     _reach_root,
     find_line,
-    own_ranges,
     spot_seats,
 )
+from pokerzoo.games.base import Game, State
+from pokerzoo.public.holdem_spot import HoldemSpot
+from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.spot_locks import node_of_line
+from pokerzoo.public.tree import DECISION, PublicTree
 
 SCOPES = ("decision", "street")
 OFF_TREE = ("nearest", "drop")
@@ -286,49 +284,6 @@ def evaluate_decision(
     )
 
 
-def decision_report(runs: list[Any], spot_path: str | Path, line: Sequence[str],
-                    scope: str = "decision", exploitability_pct: float = 0.3,
-                    ranges: str = "declared", hands: Sequence[str] = (),
-                    off_tree: str = "nearest", max_iterations: int = 5000,
-                    threads: int = 1) -> dict[str, Any]:
-    """``evaluate.py --spot FILE --spot-decision LINE``: each run (a ``SavedRun``) scored at the
-    decision ``line`` leads to, at the spot's declared ranges (one equilibrium for all) or at
-    the ranges its own play reaches the decision with (``"own"``: ``own_ranges`` through the
-    line, one tree and equilibrium per run); ``hands`` (e.g. ``["AdQh"]``): their frequencies,
-    agent beside equilibrium."""
-    from pokerzoo.runs.load import load_agent
-
-    if ranges not in ("declared", "own"):
-        raise ConfigError(f"the spot ranges must be declared or own, got {ranges!r}")
-    spot = HoldemSpot.from_toml(spot_path)
-    spot = HoldemSpot.from_dict({**spot.to_dict(), "suit_isomorphism": False})
-    line = list(line)
-    for run in runs:
-        find_line(run.game, spot)  # refused before anything is built or solved
-
-    def prepared(at: HoldemSpot) -> tuple[PublicTree, PublicSolver]:
-        tree = build_spot_tree(at)
-        node = node_at(tree, line)
-        scored_nodes(tree, node, scope)
-        return tree, solve_locked(tree, line_locks(tree, node), exploitability_pct,
-                                  max_iterations, threads)
-
-    shared = prepared(spot) if ranges == "declared" else None
-    out: dict[str, Any] = {"spot": str(spot_path), "ranges": ranges, "decision": line,
-                           "scope": scope, "off_tree": off_tree}
-    for run in runs:
-        policy = load_agent(run.folder).policy()
-        at = spot if ranges == "declared" else own_ranges(run.game, policy, spot, through=line)
-        tree, eq = shared if shared is not None else prepared(at)
-        r = evaluate_decision(run.game, policy, at, tree, line, scope, exploitability_pct,
-                              max_iterations, eq, off_tree, threads)
-        entry = r.to_dict()
-        entry["spot_hands"] = {h: r.hand_frequencies(tree, h) for h in hands}
-        entry["spot_range_frequencies"] = range_frequencies(tree, r)
-        out[run.label] = entry
-    return out
-
-
 def range_frequencies(tree: PublicTree, r: DecisionEvaluation) -> dict[str, dict[str, float]]:
     """Per cent per action over the player's whole range at the decision (hands weighted by
     their range weight), agent beside equilibrium."""
@@ -338,32 +293,7 @@ def range_frequencies(tree: PublicTree, r: DecisionEvaluation) -> dict[str, dict
             for who, s in (("agent", r.agent_strategy), ("equilibrium", r.equilibrium_strategy))}
 
 
-def format_decision_report(report: dict[str, Any]) -> str:
-    """The lines ``evaluate.py --spot ... --spot-decision`` prints."""
-    lines = [f"spot {report['spot']} at {report['ranges']} ranges, "
-             f"{report['scope']} after {', '.join(report['decision'])}"]
-    for label, r in report.items():
-        if not isinstance(r, dict):
-            continue
-        low, high = r["spot_ev_loss_bounds_chips"]
-        lines.append(
-            f"{label} as {r['spot_player']}: EV loss {r['spot_ev_loss_chips']:.4g} chips = "
-            f"{r['spot_ev_loss_pct_pot']:.4g}% of the pot (bounds {low:.4g} to {high:.4g} "
-            f"chips; solves exploitable by {r['spot_equilibrium_exploitability_pct']:.3f}% and "
-            f"{r['spot_locked_exploitability_pct']:.3f}% of the pot; off-tree share at most "
-            f"{r['spot_off_tree_mass']:.1%}, {report['off_tree']})")
-        for who in ("agent", "equilibrium"):
-            freq = r["spot_range_frequencies"][who]
-            lines.append(f"  range, {who}: " + ", ".join(f"{a} {v:.1f}%" for a, v in freq.items()))
-        for hand, freqs in r["spot_hands"].items():
-            for who, freq in freqs.items():
-                lines.append(f"  {hand}, {who}: "
-                             + ", ".join(f"{a} {v:.1f}%" for a, v in freq.items()))
-    return "\n".join(lines)
-
-
 __all__ = [
-    "DecisionEvaluation", "agent_decision_locks", "decision_report", "evaluate_decision",
-    "format_decision_report", "line_locks", "node_at", "range_frequencies", "scored_nodes",
-    "solve_locked",
+    "DecisionEvaluation", "agent_decision_locks", "evaluate_decision", "line_locks", "node_at",
+    "range_frequencies", "scored_nodes", "solve_locked",
 ]
