@@ -22,12 +22,12 @@ import re
 import sys
 from collections.abc import Sequence
 
-from pokerzoo.agents.registry import registered_agents
+from pokerzoo import registered_agents
 from pokerzoo.errors import ConfigError
-from pokerzoo.games.registry import registered_games
+from pokerzoo.games import registered_games
 from pokerzoo.runs.cli import add_debug_flag, add_worker_flags, parse_assignments, run_cli
-from pokerzoo.runs.run import DEFAULT_UNITS, RunConfig, default_budget, train
-from pokerzoo.wrappers.aec_guard import MAX_STEPS_PER_HAND
+from pokerzoo.runs.config import DEFAULT_UNITS, RunConfig, default_budget
+from pokerzoo.runs.run import MAX_STEPS_PER_HAND, train
 
 
 class _HelpWithAgents(argparse.Action):
@@ -141,13 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = RunConfig.from_dict({k: v for k, v in flags.items() if v is not None})
     if args.out is None and not (args.config and "out" in _toml_keys(args.config)):
         config = RunConfig.from_dict({**config.__dict__, "out": default_out(config)})
-    if args.env is not None:
-        from pokerzoo.runs.foreign import train_foreign
-
-        summary = train_foreign(config, progress=not args.no_progress,
-                                max_steps_per_hand=args.max_hand_steps)
-    else:
-        summary = train(config, progress=not args.no_progress)
+    summary = train(config, progress=not args.no_progress, max_steps_per_hand=args.max_hand_steps)
     units = summary["units"]
     if summary.get("interrupted"):
         # Ctrl-C: one line, no traceback; the checkpoint holds what was learned.

@@ -16,7 +16,8 @@ import tempfile
 import time
 
 from pokerzoo.agents.registry import agent_spec
-from pokerzoo.runs.run import RunConfig, default_budget, train
+from pokerzoo.runs.config import RunConfig, default_budget
+from pokerzoo.runs.run import train
 from pokerzoo.training.callbacks import read_metrics
 
 AGENTS = ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-os", "mccfr-es", "xfp", "bufp-x", "nfsp",

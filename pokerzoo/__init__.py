@@ -17,6 +17,7 @@ __all__ = [
     "load_agent",
     "load_game",
     "make",
+    "registered_agents",
     "registered_envs",
 ]
 
@@ -30,6 +31,15 @@ def load_agent(path: str | os.PathLike) -> Any:
     from pokerzoo.runs.load import load_agent as load
 
     return load(path)
+
+
+def registered_agents() -> dict[str, Any]:
+    """Every agent pokerzoo can build: name -> its row of the agent table
+    (``pokerzoo.agents.registry.AgentSpec``). Imported on call, and the table imports no agent
+    family (nor torch)."""
+    from pokerzoo.agents.registry import registered_agents as table
+
+    return dict(table())
 
 
 # The AEC envs join PettingZoo's registry and the single-agent envs Gymnasium's at import,

@@ -14,6 +14,10 @@ agent imports only the CFR family.
 True
 >>> distributed_agents()
 ['deep-cfr', 'deep-gxfp', 'nfsp', 'nfsp-per', 'nfsp-plt']
+>>> env_agents()
+['nfsp', 'nfsp-per', 'nfsp-plt', 'mccfr-es', 'mccfr-os', 'deep-cfr']
+>>> sorted(agent_spec("vcfr").abilities)
+['diagnostics', 'rounds']
 """
 
 from __future__ import annotations
@@ -33,6 +37,18 @@ from pokerzoo.games.base import ConfigError, Game, check_int
 UNITS = ("iterations", "episodes", "rounds")
 """What one ``iterate`` unit can be: a solver iteration, a self-play episode, an interaction
 round of a model-based agent."""
+
+ABILITIES: dict[str, str] = {
+    "diagnostics": "diagnostics() -> dict[str, float], logged beside the evaluation metrics "
+                   "(pokerzoo.agents.base.HasDiagnostics)",
+    "close": "close() releases its workers when a run ends (pokerzoo.agents.base.Closes)",
+    "solves": "solves: the model a tabular solver solves, or None "
+              "(pokerzoo.agents.base.SolvesModel)",
+    "rounds": "plays interaction rounds: rounds, episodes_per_round and its posterior "
+              "(pokerzoo.agents.base.PlaysRounds)",
+}
+"""What an agent can do beyond ``Agent``'s interface, by the name its table row declares it
+with; a run reads only what the row declares (never probing the object)."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +84,24 @@ class AgentSpec:
     """Whether it can be asked to solve an unknown-environment game's hidden true model d*
     (its config's ``oracle`` field: an oracle baseline, built from the environment game
     rather than an agent's view of it)."""
+    abilities: frozenset[str] = frozenset()
+    """What it can do beyond ``Agent``'s interface: names of ``ABILITIES``."""
+    env_entry_point: str | None = None
+    """``"module:attribute"`` of its factory on a PettingZoo AEC env (``train.py --env``):
+    ``factory(preset, env_factory, seed=..., **params)`` when ``env_preset``, else
+    ``factory(env_factory, seed=..., **params)``; ``None``: it trains on pokerzoo games only."""
+    env_preset: bool = False
+    """Whether its AEC env factory takes ``preset`` first, as ``factory`` does."""
 
     def __post_init__(self) -> None:
         entry_points.split(self.entry_point)
-        if self.config is not None:
-            entry_points.split(self.config)
+        for entry_point in (self.config, self.env_entry_point):
+            if entry_point is not None:
+                entry_points.split(entry_point)
+        unknown = sorted(set(self.abilities) - set(ABILITIES))
+        if unknown:
+            raise ConfigError(f"agent {self.name!r}: unknown abilities {unknown}; the table "
+                              f"declares {sorted(ABILITIES)}")
         if self.units not in UNITS:
             raise ConfigError(
                 f"agent {self.name!r}: units must be one of {UNITS}, got {self.units!r}"
@@ -88,6 +117,13 @@ class AgentSpec:
         """``factory(game, seed=..., **params) -> Agent`` (imports the family module)."""
         target = entry_points.load(self.entry_point)
         return target if self.preset is None else functools.partial(target, self.preset)
+
+    @property
+    def env_factory(self) -> Callable[..., Agent]:
+        """``factory(env_factory, seed=..., **params) -> Agent`` on an AEC env (imports the
+        family module); ``ConfigError`` naming the agents that train on one otherwise."""
+        target = entry_points.load(check_env_agent(self))
+        return functools.partial(target, self.preset) if self.env_preset else target
 
     @property
     def config_class(self) -> type | None:
@@ -113,48 +149,60 @@ _DEEP = "pokerzoo.agents.deep"
 _UNKNOWN = "pokerzoo.agents.unknown_env"
 
 
+_SOLVES = frozenset({"solves"})
+"""The tabular solvers (``pokerzoo.agents.tabular.TabularSolver``) say which model they solve."""
+
+
 def _cfr(name: str, description: str) -> AgentSpec:
     return AgentSpec(name, f"{_CFR}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_CFR}:CFRConfig", preset=name, oracle=True)
+                     config=f"{_CFR}:CFRConfig", preset=name, oracle=True, abilities=_SOLVES)
 
 
-def _mccfr(name: str, description: str) -> AgentSpec:
+def _mccfr(name: str, description: str, env_class: str) -> AgentSpec:
+    # On an AEC env: the same sampling scheme on env copies (pokerzoo.agents.cfr.aec_*).
     return AgentSpec(name, f"{_MCCFR}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_MCCFR}:MCCFRConfig", preset=name, oracle=True)
+                     config=f"{_MCCFR}:MCCFRConfig", preset=name, oracle=True,
+                     abilities=_SOLVES, env_entry_point=f"pokerzoo.agents.cfr.{env_class}")
 
 
 def _fp(name: str, description: str) -> AgentSpec:
     return AgentSpec(name, f"{_FP}:make_preset", "iterations", description, tabular=True,
-                     config=f"{_FP}:FPConfig", preset=name, oracle=True)
+                     config=f"{_FP}:FPConfig", preset=name, oracle=True, abilities=_SOLVES)
 
 
 def _nfsp(name: str, description: str) -> AgentSpec:
     # The network policy is tabularised for exact scoring when the game's tree is small.
     return AgentSpec(name, f"{_NFSP}.agent:make_preset", "episodes", description, tabular=True,
                      config=f"{_NFSP}.config:NFSPConfig", preset=name, requires=("torch",),
-                     any_size=True, distributed=True)
+                     any_size=True, distributed=True, abilities=frozenset({"close"}),
+                     env_entry_point=f"{_NFSP}.aec:make_aec_preset", env_preset=True)
 
 
-def _deep(name: str, description: str, preset: str, config: str) -> AgentSpec:
+def _deep(name: str, description: str, preset: str, config: str,
+          env_entry_point: str | None = None) -> AgentSpec:
     # Scored exactly through the strategy network tabularised over the compiled tree; on
     # hold'em they traverse batches of states instead and are scored by matches (and LBR).
     return AgentSpec(name, f"{_DEEP}.{preset}:make_preset", "iterations", description,
                      tabular=True, config=f"{_DEEP}.{preset}:{config}", preset=name,
-                     requires=("torch",), any_size=True, distributed=True)
+                     requires=("torch",), any_size=True, distributed=True,
+                     env_entry_point=env_entry_point)
 
 
 def _unknown(name: str, description: str, module: str, config: str,
-             preset: bool = False) -> AgentSpec:
+             preset: bool = False, diagnostics: bool = False) -> AgentSpec:
     # Learn unknown-environment games by playing them (one unit: one interaction episode);
     # their policies are tables over the compiled tree, scored exactly in d*.
     return AgentSpec(name, f"{_UNKNOWN}.{module}:{'make_preset' if preset else 'make_agent'}",
                      "episodes", description, tabular=True,
                      config=f"{_UNKNOWN}.{module}:{config}",
-                     preset=name if preset else None, requires=("torch",), unknown_only=True)
+                     preset=name if preset else None, requires=("torch",), unknown_only=True,
+                     abilities=frozenset({"rounds", *(["diagnostics"] if diagnostics else [])}))
 
 
 def _model_based(name: str, description: str) -> AgentSpec:
-    return _unknown(name, description, "model_based", "ModelBasedConfig", preset=True)
+    # Their information-gain bonus and posterior fit are logged as diagnostics.
+    return _unknown(name, description, "model_based", "ModelBasedConfig", preset=True,
+                    diagnostics=True)
 
 
 _TABLE = (
@@ -163,8 +211,10 @@ _TABLE = (
     _cfr("lcfr", "linear CFR (Brown & Sandholm 2019)"),
     _cfr("dcfr", "discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)"),
     _mccfr("mccfr-os",
-           "outcome-sampling MCCFR, epsilon-greedy exploration 0.6 (Lanctot et al. 2009)"),
-    _mccfr("mccfr-es", "external-sampling MCCFR (Lanctot et al. 2009)"),
+           "outcome-sampling MCCFR, epsilon-greedy exploration 0.6 (Lanctot et al. 2009)",
+           "aec_outcome:AECOutcomeMCCFR"),
+    _mccfr("mccfr-es", "external-sampling MCCFR (Lanctot et al. 2009)",
+           "aec_mccfr:AECExternalMCCFR"),
     _fp("xfp", "full-width extensive-form fictitious play (Heinrich, Lanctot, Silver 2015)"),
     _fp("gxfp", "fictitious play with best decisions, alternating (Schulze; Deep GXFP Sec. 2.1.3)"),
     _fp("bufp-x",
@@ -174,7 +224,10 @@ _TABLE = (
     _nfsp("nfsp-per", "NFSP with prioritized replay for the best response (Li et al. 2023)"),
     _nfsp("nfsp-plt", "NFSP-PER with priority-weighted learning times (Li et al. 2023)"),
     _deep("deep-cfr", "Deep CFR: advantage networks on external-sampling regrets, strategy "
-          "network (Brown et al. 2019)", "deep_cfr", "DeepCFRConfig"),
+          "network (Brown et al. 2019)", "deep_cfr", "DeepCFRConfig",
+          # On an AEC env: a copyable env whose observation layout is declared (pokerzoo's
+          # envs do); AECDeepCFR refuses others naming the requirement.
+          "pokerzoo.agents.cfr.aec_deep_cfr:AECDeepCFR"),
     _deep("deep-gxfp", "Deep GXFP: action-utility networks on external-sampling utilities, "
           "strategy network on best decisions (Giordano 2024)", "deep_gxfp", "DeepGXFPConfig"),
     _model_based("vcfr", "VCFR: CFR on a posterior sample with information-gain rewards from a "
@@ -221,6 +274,24 @@ def distributed_agents() -> list[str]:
     return sorted(name for name, spec in AGENTS.items() if spec.distributed)
 
 
+def env_agents() -> list[str]:
+    """The agents that train on a PettingZoo AEC env (``AgentSpec.env_entry_point``): the
+    self-play learners (episodes) first, then the solvers, torch-free ones first (the order
+    ``train.py --env``'s messages list them in; imports nothing)."""
+    on_env = [spec for spec in AGENTS.values() if spec.env_entry_point is not None]
+    return [spec.name for spec in sorted(
+        on_env, key=lambda s: (s.units != "episodes", bool(s.requires), s.name))]
+
+
+def check_env_agent(spec: AgentSpec) -> str:
+    """The ``env_entry_point`` of agent ``spec``; ``ConfigError`` naming the agents that train
+    on an AEC env when it does not."""
+    if spec.env_entry_point is None:
+        raise ConfigError(f"agent {spec.name!r} does not train on an AEC env; --env takes "
+                          f"{', '.join(env_agents())}")
+    return spec.env_entry_point
+
+
 def agent_spec(name: str) -> AgentSpec:
     """The spec of agent ``name``; ``ConfigError`` naming the closest and the valid names
     otherwise (imports no family module)."""
@@ -260,6 +331,24 @@ def make_agent(name: str, game: Game, seed: int = 0, **params: Any) -> Agent:
     agent = factory(game, seed=seed, **params)
     agent.build = build_record(name, game, seed, params)
     return agent
+
+
+def make_env_agent(
+    name: str, env_factory: Callable[[], Any], seed: int = 0,
+    params: Mapping[str, Any] | None = None,
+) -> Agent:
+    """Agent ``name`` on the PettingZoo AEC env ``env_factory()`` builds (``train.py --env``):
+    its row's ``env_entry_point``; the build record (``pokerzoo.load_agent``) is the run's.
+
+    Raises:
+        ConfigError: an unknown agent, one that does not train on an AEC env (naming those
+            that do), a missing optional package, a bad seed or bad parameters.
+    """
+    spec = agent_spec(name)
+    seed = check_int("seed", seed, 0)
+    if spec.env_entry_point is not None:
+        check_requirements(spec)  # before the family module (and torch) is imported
+    return spec.env_factory(env_factory, seed=seed, **(params or {}))
 
 
 def check_requirements(spec: AgentSpec) -> None:

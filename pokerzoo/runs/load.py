@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.agents.registry import agent_spec, make_agent
+from pokerzoo.agents.registry import agent_spec, make_agent, make_env_agent
 from pokerzoo.checkpoint import CHECKPOINT_FILE, find_run_checkpoint, plain_data, read_header
 from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.games.base import Game
@@ -69,10 +69,10 @@ def game_view(game: Game, view: str) -> Game:
 def build_agent(build: dict[str, Any]) -> Agent:
     """Build (untrained) the agent a build record describes."""
     if build.get("env") is not None:
-        from pokerzoo.runs.foreign import load_factory, make_foreign_agent
+        from pokerzoo.evaluation.aec_matches import load_env_factory
 
-        agent = make_foreign_agent(build["agent"], load_factory(build["env"]), build["seed"],
-                                   dict(build["agent_params"] or {}))
+        agent = make_env_agent(build["agent"], load_env_factory(build["env"]), build["seed"],
+                               dict(build["agent_params"] or {}))
         agent.build = dict(build)
         return agent
     game = load_game(build["game"], **(build["game_params"] or {}))

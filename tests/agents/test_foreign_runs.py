@@ -13,8 +13,10 @@ from pettingzoo.classic import tictactoe_v3
 
 from pokerzoo.agents.cfr.aec_mccfr import AECExternalMCCFR
 from pokerzoo.errors import ConfigError
-from pokerzoo.runs.foreign import load_factory, train_foreign, vs_random
-from pokerzoo.runs.run import RunConfig
+from pokerzoo.evaluation.aec_matches import load_env_factory as load_factory
+from pokerzoo.runs.config import RunConfig
+from pokerzoo.runs.foreign import vs_random
+from pokerzoo.runs.run import train as train_foreign
 
 ROOT = Path(__file__).resolve().parents[2]
 KUHN = "pokerzoo.envs.kuhn_poker_v0:env"

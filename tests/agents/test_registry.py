@@ -16,12 +16,15 @@ import pytest
 from pokerzoo import load_game
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import (
+    ABILITIES,
     AGENTS,
     UNITS,
     AgentSpec,
     agent_spec,
     distributed_agents,
+    env_agents,
     make_agent,
+    make_env_agent,
     registered_agents,
 )
 from pokerzoo.errors import ConfigError
@@ -80,6 +83,49 @@ def test_abilities_in_the_table_are_what_the_agents_accept(name: str) -> None:
     assert spec.oracle == ("oracle" in fields)
     assert spec.wants_oracle({"oracle": True}) == spec.oracle
     assert not spec.wants_oracle({}) and not spec.wants_oracle({"oracle": False})
+
+
+ABILITY_FACES = {
+    "diagnostics": ("diagnostics",),
+    "close": ("close",),
+    "solves": ("solves",),
+    "rounds": ("rounds", "episodes_per_round", "posterior"),
+}
+"""The attributes each declared ability promises (pokerzoo.agents.base's Protocols)."""
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_declared_abilities_are_what_the_agent_has(name: str) -> None:
+    # The run reads an ability only where the row declares it, so the row must be exact: an
+    # agent with an undeclared ability would lose it (VCFR's diagnostics, NFSP's close).
+    assert set(ABILITY_FACES) == set(ABILITIES)
+    spec = agent_spec(name)
+    game = load_game("unknown_kuhn_poker" if spec.unknown_only else "kuhn_poker")
+    agent = make_agent(name, game, seed=0)
+    has = {ability for ability, names in ABILITY_FACES.items()
+           if all(hasattr(agent, n) for n in names)}
+    assert has == set(spec.abilities), name
+
+
+def test_an_unknown_ability_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"unknown abilities \['fly'\]"):
+        AgentSpec("x", "pokerzoo.agents.cfr.full_width:make_preset", "iterations", "x",
+                  tabular=True, abilities=frozenset({"fly"}))
+
+
+def test_env_agents_are_the_rows_with_an_env_factory() -> None:
+    assert env_agents() == ["nfsp", "nfsp-per", "nfsp-plt", "mccfr-es", "mccfr-os", "deep-cfr"]
+    assert set(env_agents()) == {n for n, s in AGENTS.items() if s.env_entry_point is not None}
+
+
+def test_an_agent_without_an_env_factory_is_refused_naming_those_with_one() -> None:
+    from pettingzoo.classic import tictactoe_v3
+
+    with pytest.raises(ConfigError, match="'cfr\\+' does not train on an AEC env; --env takes "
+                                          "nfsp, nfsp-per"):
+        make_env_agent("cfr+", tictactoe_v3.env)
+    agent = make_env_agent("mccfr-es", tictactoe_v3.env, seed=3)
+    assert isinstance(agent, Agent) and agent.iteration == 0
 
 
 def test_distributed_agents_are_the_rows_that_take_workers() -> None:

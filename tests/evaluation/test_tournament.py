@@ -22,8 +22,9 @@ from pokerzoo.evaluation.opponents import (
 from pokerzoo.evaluation.tournament import Entrant, run_tournament
 from pokerzoo.evaluation.unknown import evaluation_tree
 from pokerzoo.policy import UniformRandomPolicy
+from pokerzoo.runs.config import RunConfig
 from pokerzoo.runs.folder import SavedRun
-from pokerzoo.runs.run import RunConfig, train
+from pokerzoo.runs.run import train
 from pokerzoo.runs.tournament import (
     builtin_entrants,
     plot_tournament,

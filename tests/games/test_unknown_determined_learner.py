@@ -340,9 +340,10 @@ def test_a_game_without_a_seed_draws_an_unenumerable_one_and_records_it() -> Non
 
 
 def test_a_run_without_a_seed_records_it_and_resumes_in_the_same_environment(tmp_path) -> None:
+    from pokerzoo.runs.config import RunConfig
     from pokerzoo.runs.folder import SavedRun
     from pokerzoo.runs.load import load_agent
-    from pokerzoo.runs.run import RunConfig, train
+    from pokerzoo.runs.run import train
 
     out = tmp_path / "run"
     config = RunConfig(agent="cfr+", game="unknown_kuhn_poker", iterations=5, out=str(out),
@@ -362,8 +363,9 @@ def test_a_run_without_a_seed_records_it_and_resumes_in_the_same_environment(tmp
 
 def test_a_run_folder_from_before_drawn_seeds_resumes_in_seed_0s_environment(tmp_path) -> None:
     """Folders written when the default seed was 0 name no seed: they are read with seed 0."""
+    from pokerzoo.runs.config import RunConfig
     from pokerzoo.runs.folder import SavedRun
-    from pokerzoo.runs.run import RunConfig, train
+    from pokerzoo.runs.run import train
 
     out = tmp_path / "run"
     train(RunConfig(agent="cfr+", game="unknown_kuhn_poker", game_params={"seed": 0},

@@ -294,7 +294,8 @@ def test_oracle_solves_d_star_and_the_posterior_mean_is_solved_when_given() -> N
 
 
 def test_train_solves_the_prior_mean_and_scores_in_d_star(tmp_path) -> None:
-    from pokerzoo.runs.run import RunConfig, train
+    from pokerzoo.runs.config import RunConfig
+    from pokerzoo.runs.run import train
 
     config = RunConfig(
         agent="cfr+", game="unknown_kuhn_poker", game_params={"seed": 2}, iterations=60,

@@ -393,7 +393,8 @@ def test_nfsp_rewards_in_the_environment_match_d_star_value_of_its_policy() -> N
 def test_train_gives_nfsp_the_interaction_view_and_scores_in_d_star(tmp_path) -> None:
     pytest.importorskip("torch")
     from pokerzoo.evaluation.unknown import exploitability_in_true_model
-    from pokerzoo.runs.run import RunConfig, train
+    from pokerzoo.runs.config import RunConfig
+    from pokerzoo.runs.run import train
 
     config = RunConfig(
         agent="nfsp", game="unknown_kuhn_poker", game_params={"seed": 2}, episodes=400,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pokerzoo
-from pokerzoo.runs.foreign import train_foreign
-from pokerzoo.runs.run import RunConfig
+from pokerzoo.runs.config import RunConfig
+from pokerzoo.runs.run import train as train_foreign
 
 KUHN = "pokerzoo.envs.kuhn_poker_v0:raw_env"
 PARAMS = {"traversals": 30, "advantage_steps": 10, "policy_steps": 10}

@@ -15,9 +15,9 @@ import pytest
 from pokerzoo.checkpoint import read_header
 from pokerzoo.envs import kuhn_poker_v0
 from pokerzoo.errors import CheckpointError, ConfigError
-from pokerzoo.runs.foreign import train_foreign
+from pokerzoo.runs.config import RunConfig
 from pokerzoo.runs.load import load_agent
-from pokerzoo.runs.run import RunConfig
+from pokerzoo.runs.run import train as train_foreign
 
 ROOT = Path(__file__).resolve().parents[2]
 KUHN = "pokerzoo.envs.kuhn_poker_v0:env"

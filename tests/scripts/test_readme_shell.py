@@ -309,7 +309,7 @@ def test_field_docs_are_read_for_every_config_field() -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.toml")))
 def test_shipped_configs_are_valid_run_configs(path: Path) -> None:
-    from pokerzoo.runs.run import RunConfig
+    from pokerzoo.runs.config import RunConfig
 
     config = RunConfig.from_toml(path)
     assert config.agent and config.game

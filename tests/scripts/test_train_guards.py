@@ -14,7 +14,8 @@ import pytest
 from pokerzoo.agents.registry import registered_agents
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.unknown.priors import PSRLCFRPrior
-from pokerzoo.runs.run import RunConfig, train, tree_free_agents
+from pokerzoo.runs.config import RunConfig
+from pokerzoo.runs.run import train, tree_free_agents
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from pokerzoo.agents.cfr import CFRPlus
+from pokerzoo.agents.registry import make_env_agent as make_foreign_agent
 from pokerzoo.envs import make
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.registry import load_game
-from pokerzoo.runs.foreign import make_foreign_agent
 from pokerzoo.wrappers.aec_guard import guard_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runs"))

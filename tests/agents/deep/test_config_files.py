@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from pokerzoo.agents.deep.deep_cfr import DEEP_CFR_PRESETS, RUN_ONLY
-from pokerzoo.runs.run import RunConfig
+from pokerzoo.runs.config import RunConfig
 
 ROOT = Path(__file__).resolve().parents[3]
 

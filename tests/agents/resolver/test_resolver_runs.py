@@ -13,7 +13,8 @@ import pokerzoo
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.agents.resolver.agent import Resolver
 from pokerzoo.evaluation.exact import nash_conv
-from pokerzoo.runs.run import RunConfig, train
+from pokerzoo.runs.config import RunConfig
+from pokerzoo.runs.run import train
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
 
