@@ -29,10 +29,15 @@ from typing import Any
 
 from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
-from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
-from pokerzoo.evaluation.exact import tabularize
-from pokerzoo.evaluation.opponents import OPPONENTS, parse_opponents
-from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
+from pokerzoo.evaluation import (
+    AEC_OPPONENTS,
+    OPPONENTS,
+    Tournament,
+    parse_opponents,
+    run_tournament,
+    score_entrants,
+    tabularize,
+)
 from pokerzoo.runs.cli import (
     add_debug_flag,
     add_worker_flags,
@@ -160,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return evaluate(args)
     if args.executor is not None and args.executor.workers > 1:
         raise ConfigError("--hand-history records the hands in this process: use --workers 1")
-    from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
+    from pokerzoo.evaluation import HandRecorder, record_pairings, recording
 
     game = SavedRun.open(args.runs[0]).game  # a format that cannot hold it fails now
     # A rare hold'em hand PHH cannot hold is left out (and counted) rather than ending the run.
@@ -302,8 +307,7 @@ def evaluate_foreign(args: argparse.Namespace) -> int:
 def score_in_own_environments(runs: list[SavedRun]) -> dict[str, dict]:
     """Each run scored exactly in its own environment's d* (no tournament: the runs played
     different environments)."""
-    from pokerzoo.evaluation.scores import ExactScores
-    from pokerzoo.evaluation.unknown import evaluation_tree
+    from pokerzoo.evaluation import ExactScores, evaluation_tree
 
     results: dict[str, dict] = {}
     for run in runs:
@@ -380,7 +384,7 @@ def score_runs(
             r.update(total_scores(tree, tabularize(tree, entrant.policy), args.beliefs))
     forced_table = ""
     if args.forced:
-        from pokerzoo.evaluation.perfect import forced_deviation_values
+        from pokerzoo.evaluation import forced_deviation_values
 
         policies = {e.name: tabularize(tree, e.policy) for e in entrants}
         table = forced_deviation_values(

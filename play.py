@@ -20,7 +20,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from pokerzoo.evaluation.opponents import opponent_names
+from pokerzoo.evaluation import opponent_names
 from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments, run_cli
 from pokerzoo.runs.play import PlaySession, load_opponent
 
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.hand_history is None:
         PlaySession(game, opponent, sys.stdin, sys.stdout, seed=args.seed, hands=args.hands).run()
         return 0
-    from pokerzoo.evaluation.hand_history import HandRecorder
+    from pokerzoo.evaluation import HandRecorder
 
     # The recorder writes its file when the block ends, also after Ctrl-C or end of input.
     with HandRecorder(game, args.hand_history, skip_unwritable=True) as recorder:

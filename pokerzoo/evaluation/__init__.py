@@ -1,5 +1,10 @@
-"""Measure policies: exact best response and exploitability on trees, matches for big games."""
+"""Measure policies: exact best response and exploitability on trees, matches for big games.
 
+The names below are evaluation's face: the scripts (``evaluate.py``, ``play.py``) import what
+they print and the opponents they offer from here, never from the modules behind it.
+"""
+
+from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
 from pokerzoo.evaluation.exact import (
     BestResponse,
     best_response,
@@ -12,9 +17,11 @@ from pokerzoo.evaluation.exact import (
     tabularize,
     to_milli_big_blinds,
 )
+from pokerzoo.evaluation.hand_history import HandRecorder, record_pairings, recording
 from pokerzoo.evaluation.head_to_head import MatchResult, head_to_head
 from pokerzoo.evaluation.lbr import LBRResult, LocalBestResponse, local_best_response
 from pokerzoo.evaluation.matches import versus_random
+from pokerzoo.evaluation.opponents import OPPONENTS, opponent_names, parse_opponents
 from pokerzoo.evaluation.perfect import (
     PayoffTable,
     TotalExploitability,
@@ -22,6 +29,8 @@ from pokerzoo.evaluation.perfect import (
     forced_deviation_values,
     total_exploitability,
 )
+from pokerzoo.evaluation.scores import ExactScores
+from pokerzoo.evaluation.tournament import Tournament, run_tournament, score_entrants
 from pokerzoo.evaluation.unknown import (
     InteractionRunner,
     environment_of,
@@ -35,13 +44,18 @@ from pokerzoo.evaluation.unknown import (
 )
 
 __all__ = [
+    "AEC_OPPONENTS",
+    "OPPONENTS",
     "BestResponse",
+    "ExactScores",
+    "HandRecorder",
     "InteractionRunner",
     "LBRResult",
     "LocalBestResponse",
     "MatchResult",
     "PayoffTable",
     "TotalExploitability",
+    "Tournament",
     "force_first_action",
     "forced_deviation_values",
     "head_to_head",
@@ -59,8 +73,14 @@ __all__ = [
     "nash_conv_in_model",
     "nash_conv_in_true_model",
     "nash_conv",
+    "opponent_names",
+    "parse_opponents",
     "policy_array",
     "reach_probabilities",
+    "record_pairings",
+    "recording",
+    "run_tournament",
+    "score_entrants",
     "tabularize",
     "to_milli_big_blinds",
     "true_model_of",
