@@ -1,5 +1,6 @@
-"""pokerzoo's version, on the ground floor: a checkpoint's header records it, and reading it
-here imports nothing else of the package (``import pokerzoo`` registers every env)."""
+"""pokerzoo's version, on the ground floor: a checkpoint's header records it, and the modules
+that write one read it here rather than from the front door (``pokerzoo/__init__.py`` stands
+above every floor: a module importing its names would depend on all of them)."""
 
 __version__ = "0.1.0"
 """The release, as ``pyproject.toml``'s ``[project] version`` states it."""

@@ -140,7 +140,8 @@ def _edges() -> list[tuple[str, int, str, str]]:
             continue
         for line, module in _imports(path):
             target = _part(module)
-            if target is not None and target != source and target != "__version__":
+            # A front-door name (not a part) is test_no_module_imports_the_front_door's.
+            if target in LAYERS and target != source:
                 edges.append((str(path.relative_to(PACKAGE.parent)), line, source, target))
     return edges
 
@@ -205,6 +206,18 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
         or (LAYERS[target] == LAYERS[source] > 0 and (source, target) not in ALLOWED_SIDEWAYS)
     ]
     assert not upward, "imports against the layers:\n" + "\n".join(upward)
+
+
+def test_no_module_imports_the_front_door() -> None:
+    # The front door stands above every floor: ``from pokerzoo import __version__`` inside
+    # agents/ hid an import of all of them. The package reads its own names from their floors.
+    names = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {module}"
+        for path in sorted(PACKAGE.rglob("*.py")) if _part(_module_name(path)) is not None
+        for line, module in _imports(path)
+        if module == "pokerzoo" or (module.startswith("pokerzoo.") and _part(module) not in LAYERS)
+    ]
+    assert not names, f"modules that import the front door's names: {names}"
 
 
 def test_no_circle_between_packages() -> None:
