@@ -31,8 +31,9 @@ HERO = "AdQh"
 def raw_frequencies(game: Any, policy: Any, spot: Any, line: list[str]) -> dict[str, float]:
     """The policy's own probabilities (per cent, every game action) for the hero's combo at the
     decision, before any mapping to the spot's actions."""
-    from pokerzoo.evaluation.spot_eval import _reach_root, find_line, label_action, spot_seats
+    from pokerzoo.evaluation.spot_eval import _reach_root, find_line, label_action
     from pokerzoo.games.holdem.cards import CARD_STRINGS
+    from pokerzoo.public.holdem_spot import spot_seats
 
     seats = spot_seats(game)
     hero = (CARD_STRINGS.index(HERO[:2]), CARD_STRINGS.index(HERO[2:]))

@@ -37,10 +37,9 @@ from pokerzoo.evaluation.spot_eval import (
     _game_chips,
     _reach_root,
     find_line,
-    spot_seats,
 )
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot
+from pokerzoo.public.holdem_spot import HoldemSpot, spot_seats
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.spot_locks import node_of_line
 from pokerzoo.public.tree import DECISION, PublicTree

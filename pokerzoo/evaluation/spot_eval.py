@@ -391,5 +391,5 @@ def evaluate_at_spot(
 
 __all__ = [
     "SpotEvaluation", "agent_locks", "check_queries", "evaluate_at_spot", "find_line",
-    "label_action", "own_ranges", "spot_seats",
+    "label_action", "own_ranges",
 ]

@@ -13,9 +13,9 @@ from pokerzoo.evaluation.spot_decision import (
     node_at,
     scored_nodes,
 )
-from pokerzoo.evaluation.spot_eval import own_ranges, spot_seats
+from pokerzoo.evaluation.spot_eval import own_ranges
 from pokerzoo.games import load_game
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
 from pokerzoo.public.solver import PublicSolver
 
 # no_limit_holdem's defaults (blinds 50/100, 10,000 stacks, half pot, pot, all-in): a limped

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.evaluation.spot_eval import evaluate_at_spot, find_line, spot_seats
+from pokerzoo.evaluation.spot_eval import evaluate_at_spot, find_line
 from pokerzoo.games import load_game
 from pokerzoo.games.base import State
 from pokerzoo.policy import UniformRandomPolicy
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import DECISION
 
