@@ -105,9 +105,8 @@ def test_the_no_update_discounts_are_written_once():
                 items = node.args
             else:
                 items = []
-            if len(items) == len(expected) and all(
-                isinstance(item, ast.Constant) for item in items
-            ) and tuple(item.value for item in items) == expected:  # type: ignore[attr-defined]
+            constants = tuple(item.value for item in items if isinstance(item, ast.Constant))
+            if len(items) == len(constants) == len(expected) and constants == expected:
                 found.append(f"{path}:{node.lineno}")
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (
                 node.id.lstrip("_") == "NO_UPDATE" and path != SCHEDULE
