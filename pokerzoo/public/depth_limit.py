@@ -20,10 +20,11 @@ leaves):
   first (a trunk holds at most one betting round), ``None`` keeps the whole rest (no leaves).
 
 In the trunk (``Subgame.tree``) every depth-limit leaf is a chance node with one placeholder
-child that is never visited: ``DepthLimitedSolver`` sweeps with the engine's frontier mode
-(``pokerzoo.public.sweep_kernel``: chance nodes are leaves; one pass records both reaches there,
-the next reads the values) and asks a ``LeafValues`` source for the values in between. A plain
-``PublicSolver`` on ``Subgame.tree`` would value the placeholders at 0.
+child that is never visited: the leaves are the engine's frontier (``PublicSolver.run_pass``:
+one pass records both reaches there, the next reads the values), which ``DepthLimitedSolver``
+declares its own (``frontier_leaves``), so every pass asks a ``LeafValues`` source for the
+values in between (``leaf_values``). A plain ``PublicSolver`` on ``Subgame.tree`` would value
+the placeholders at 0.
 
 Values are chips net of each player's contribution since the start of the game
 (``pokerzoo.public.tree``'s convention); the value of a hand at a leaf is counterfactual
@@ -60,8 +61,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.solver import PublicSolver, SolverConfig
+from pokerzoo.public.solver import PASS_KINDS, PublicSolver, SolverConfig
 from pokerzoo.public.subgame import (
     LEAF_LABEL,
     Depth,
@@ -73,6 +73,7 @@ from pokerzoo.public.subgame import (
     public_subgame,
     tree_subgame,
 )
+from pokerzoo.schedule import NO_UPDATE, Discounts
 
 __all__ = [
     "LEAF_LABEL", "LEAF_RULES", "Depth", "DepthLimitedSolver", "LeafGame", "LeafValues",
@@ -119,9 +120,6 @@ class LeafGame(Protocol):
 LEAF_RULES = ("current", "mean", "cfr-avg")
 """How a ``LeafValues`` source's values enter the solve (the module docstring)."""
 
-_MODE_NAMES = {kernel.MODE_CFR: "cfr", kernel.MODE_AVERAGE: "average",
-               kernel.MODE_BEST_RESPONSE: "best_response"}
-
 
 class DepthLimitedSolver(PublicSolver):
     """CFR+/DCFR on a subgame's trunk with leaf values from ``leaves`` at the current reaches.
@@ -163,7 +161,7 @@ class DepthLimitedSolver(PublicSolver):
         if subgame.num_leaves and not isinstance(leaves, LeafValues | LeafGame):
             raise ConfigError("the subgame has depth-limit leaves: leaves must offer "
                               "values(subgame, leaves, reach0, reach1) (a LeafValues)")
-        if subgame.num_leaves and not np.array_equal(self._frontier, subgame.leaves):
+        if subgame.num_leaves and not np.array_equal(self.frontier_nodes, subgame.leaves):
             raise ConfigError("the subgame's chance nodes must all be depth-limit leaves")
         if leaf_rule not in LEAF_RULES:
             raise ConfigError(f"leaf_rule must be one of {LEAF_RULES}, not {leaf_rule!r}")
@@ -186,51 +184,33 @@ class DepthLimitedSolver(PublicSolver):
         self._sum_weights = np.zeros(2)
         self._last_scalars = [(1.0, 0.0), (1.0, 0.0)]
 
-    def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
-               record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        tree = self.tree
-        return self.sweep_from(mode, trav, scalars, 0, np.array(tree.initial_reach[trav]),
-                               np.array(tree.initial_reach[1 - trav]), record)
+    @property
+    def frontier_leaves(self) -> bool:
+        """Whether the trunk has depth-limit leaves: then every pass from the root values them
+        through ``leaf_values``."""
+        return self.subgame.num_leaves > 0
 
-    def sweep_from(self, mode: int, trav: int,
-                   scalars: tuple[float, float, bool, float, float], start: int,
-                   own: np.ndarray, opp: np.ndarray, record: int = -1,
-                   ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        """One pass of ``mode`` (``sweep_kernel.MODE_*``) for ``trav`` over the subtree of
-        ``start`` with these reaches there, the leaves valued by the source at the reaches the
-        pass brings them: ``(trav's values at start, what record copied)`` (``record``: a node
-        whose reaches and values are copied out, as in ``PublicSolver``)."""
-        if not self.subgame.num_leaves:
-            return self._call(mode, trav, scalars, start, own, opp, record=record)
-        tree = self.tree
-        count = self.subgame.num_leaves
-        fronts = (np.zeros((count, tree.num_hands(trav))),
-                  np.zeros((count, tree.num_hands(1 - trav))),
-                  np.zeros((count, tree.num_hands(trav))))
-        self._call(mode, trav, scalars, start, own, opp, update=False, fronts=fronts,
-                   frontier_record=True)
-        reach0, reach1 = (fronts[0], fronts[1]) if trav == 0 else (fronts[1], fronts[0])
-        fronts[2][:] = self.leaf_values(mode, trav, reach0, reach1, scalars)
-        return self._call(mode, trav, scalars, start, own, opp, record=record, fronts=fronts)
-
-    def leaf_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
-                    scalars: tuple[float, float, bool, float, float] = (1.0, 1.0, False, 1.0,
-                                                                        0.0)) -> np.ndarray:
-        """``trav``'s values ``[L, H_trav]`` at every leaf for a pass of ``mode`` that brings
-        these reaches there (one source call; ``leaf_rule`` says which values)."""
+    def leaf_values(self, kind: str, traverser: int, reach0: np.ndarray, reach1: np.ndarray,
+                    discounts: Discounts | tuple[float, float, bool, float, float] = NO_UPDATE,
+                    ) -> np.ndarray:
+        """``traverser``'s values ``[L, H_traverser]`` at every leaf for a pass of ``kind``
+        (``PASS_KINDS``) that brings these reaches there (one source call; ``leaf_rule`` says
+        which values)."""
+        if kind not in PASS_KINDS:
+            raise ConfigError(f"kind must be one of {PASS_KINDS}, not {kind!r}")
         source = self.leaf_source
         if self.leaf_rule != "current" and self.subgame.num_leaves:
-            out = self._ruled_values(mode, trav, reach0, reach1, scalars)
+            out = self._ruled_values(kind, traverser, reach0, reach1, discounts)
         elif isinstance(source, LeafGame):
-            out = source.leaf_values(self.subgame, self._all_leaves, reach0, reach1,
-                                     _MODE_NAMES[mode], trav, scalars)
+            out = source.leaf_values(self.subgame, self._all_leaves, reach0, reach1, kind,
+                                     traverser, discounts)
         else:
             assert source is not None
-            out = source.values(self.subgame, self._all_leaves, reach0, reach1)[trav]
+            out = source.values(self.subgame, self._all_leaves, reach0, reach1)[traverser]
         out = np.asarray(out, dtype=np.float64)
-        shape = (self.subgame.num_leaves, self.tree.num_hands(trav))
+        shape = (self.subgame.num_leaves, self.tree.num_hands(traverser))
         if out.shape != shape or not np.all(np.isfinite(out)):
-            raise ConfigError(f"leaf values of player {trav} must be a finite {list(shape)} "
+            raise ConfigError(f"leaf values of player {traverser} must be a finite {list(shape)} "
                               f"array, got shape {list(out.shape)}")
         return out
 
@@ -240,11 +220,11 @@ class DepthLimitedSolver(PublicSolver):
         assert isinstance(source, LeafValues)
         return source.values(self.subgame, self._all_leaves, reach0, reach1)
 
-    def _ruled_values(self, mode: int, trav: int, reach0: np.ndarray, reach1: np.ndarray,
+    def _ruled_values(self, kind: str, trav: int, reach0: np.ndarray, reach1: np.ndarray,
                       scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
         """``leaf_rule`` ``"mean"`` / ``"cfr-avg"`` (the module docstring)."""
         discount, weight = float(scalars[3]), float(scalars[4])
-        if mode != kernel.MODE_CFR:
+        if kind != "cfr":
             if self.leaf_rule == "mean" and self.leaf_weights[trav] > 0:
                 return self.leaf_sums[trav] / self.leaf_weights[trav]
             return self._source_values(trav, reach0, reach1)[trav]
@@ -298,23 +278,11 @@ class DepthLimitedSolver(PublicSolver):
             return None
         return self.leaf_sums[player] / self.leaf_weights[player]
 
-    def root_reach(self, player: int, average: bool = True) -> np.ndarray:
-        """``player``'s reach at the root (the subgame's range)."""
-        return np.array(self.tree.initial_reach[player])
-
     def leaf_reaches(self, average: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Both players' reaches ``[L, H0]``, ``[L, H1]`` at the leaves under the average (or
         current) strategies."""
         tree = self.tree
-        count = self.subgame.num_leaves
-        fronts = (np.zeros((count, tree.num_hands(0))), np.zeros((count, tree.num_hands(1))),
-                  np.zeros((count, tree.num_hands(0))))
-        mode = kernel.MODE_AVERAGE if average else kernel.MODE_CFR
-        if count:
-            self._call(mode, 0, _NO_UPDATE, 0, self.root_reach(0, average),
-                       self.root_reach(1, average), update=False, fronts=fronts,
-                       frontier_record=True)
-        return fronts[0], fronts[1]
-
-
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
+        if not self.subgame.num_leaves:
+            return np.zeros((0, tree.num_hands(0))), np.zeros((0, tree.num_hands(1)))
+        reached = self.frontier_reaches("average" if average else "cfr", 0)
+        return reached.reach0, reached.reach1

@@ -18,12 +18,9 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.depth_limit import Subgame, cut_tree, full_tree
-from pokerzoo.public.solver import ALGORITHMS, PublicSolver
+from pokerzoo.public.solver import ALGORITHMS, PASS_KINDS, PublicSolver
 from pokerzoo.public.tree import PublicTree
-
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
 @dataclass
@@ -103,17 +100,13 @@ class OracleLeaves:
         if not self.coupled:
             return self.values(subgame, leaves, reach0, reach1)[traverser]
         self._check(subgame)
-        codes = {"cfr": kernel.MODE_CFR, "average": kernel.MODE_AVERAGE,
-                 "best_response": kernel.MODE_BEST_RESPONSE}
-        if mode not in codes:
-            raise ConfigError(f"mode must be one of {sorted(codes)}, not {mode!r}")
-        own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
+        if mode not in PASS_KINDS:
+            raise ConfigError(f"mode must be one of {sorted(PASS_KINDS)}, not {mode!r}")
         out = np.zeros((len(leaves), subgame.tree.num_hands(traverser)))
         for row, leaf in enumerate(np.asarray(leaves, dtype=np.int64).tolist()):
             solver = self._coupled_solver(subgame, leaf)
-            out[row] = solver._call(codes[mode], traverser, scalars, 0,
-                                    np.array(own[row], dtype=np.float64),
-                                    np.array(opp[row], dtype=np.float64))[0]
+            out[row] = solver.run_pass(mode, traverser, discounts=scalars,
+                                       reaches=(reach0[row], reach1[row])).values
         return out
 
     def _coupled_solver(self, subgame: Subgame, leaf: int) -> PublicSolver:
@@ -185,8 +178,8 @@ class OracleLeaves:
         self._solve(solver)
         rest.solver = solver
         self.solves += 1
-        v0 = solver._call(kernel.MODE_BEST_RESPONSE, 0, _NO_UPDATE, 0, r0.copy(), r1.copy())[0]
-        v1 = solver._call(kernel.MODE_BEST_RESPONSE, 1, _NO_UPDATE, 0, r1.copy(), r0.copy())[0]
+        v0 = solver.best_response(0).values  # the tree's ranges are (r0, r1)
+        v1 = solver.best_response(1).values
         return v0 * max(mass1, 0.0), v1 * max(mass0, 0.0)
 
     def _uniform(self, tree: PublicTree, node: int, player: int) -> np.ndarray:

@@ -22,14 +22,13 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.depth_limit import Subgame, cut_tree, full_tree
 from pokerzoo.public.small_games import policy_blocks
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import DECISION
+from pokerzoo.schedule import NO_UPDATE
 
 BIASES = ("fold", "call", "raise")
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
 class MultiValuedLeaves:
@@ -116,8 +115,7 @@ class MultiValuedLeaves:
             for j in range(h1):
                 opp = np.zeros(h1)
                 opp[j] = 1.0
-                out[k, :, j] = solver._call(kernel.MODE_AVERAGE, 0, _NO_UPDATE, 0,
-                                            np.ones(h0), opp)[0]
+                out[k, :, j] = solver.expected_values(0, reaches=(np.ones(h0), opp)).values
         out.flags.writeable = False
         self._matrices[node] = out
         return out
@@ -142,8 +140,8 @@ class MultiValuedLeaves:
                reach1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Both players' values with the opponent's average choices (the ``LeafValues``
         face; learning happens through ``leaf_values``)."""
-        return (self.leaf_values(subgame, leaves, reach0, reach1, "average", 0, _NO_UPDATE),
-                self.leaf_values(subgame, leaves, reach0, reach1, "average", 1, _NO_UPDATE))
+        return (self.leaf_values(subgame, leaves, reach0, reach1, "average", 0, NO_UPDATE),
+                self.leaf_values(subgame, leaves, reach0, reach1, "average", 1, NO_UPDATE))
 
     def leaf_values(self, subgame: Subgame, leaves: np.ndarray, reach0: np.ndarray,
                     reach1: np.ndarray, mode: str, traverser: int,

@@ -43,7 +43,6 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public import sweep_kernel as kernel
 from pokerzoo.public.depth_limit import (
     LEAF_RULES,
     DepthLimitedSolver,
@@ -51,11 +50,11 @@ from pokerzoo.public.depth_limit import (
     LeafValues,
     Subgame,
 )
-from pokerzoo.public.solver import PublicSolver, SolverConfig
+from pokerzoo.public.solver import PassResult, PublicSolver, SolverConfig, discounts
 from pokerzoo.public.tree import CHANCE, DECISION
+from pokerzoo.schedule import Discounts
 
 METHODS = ("unsafe", "cfrd", "max_margin")
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -206,10 +205,9 @@ class ResolvingSolver(DepthLimitedSolver):
         """``[H_player]``: ``player``'s best-response counterfactual values at ``node`` against
         the other's average strategy, both entering with ``root_reach`` (the opponent through
         the gadget)."""
-        _, rec = self.sweep_from(kernel.MODE_BEST_RESPONSE, player, _NO_UPDATE, 0,
-                                 self.root_reach(player), self.root_reach(1 - player),
-                                 record=int(node))
-        return rec[2].copy()
+        record = self.best_response(player, record=int(node)).record
+        assert record is not None
+        return record.values.copy()
 
     def _value(self, player: int, values: np.ndarray) -> float:
         own = np.array(self.tree.initial_reach[self.player])
@@ -218,17 +216,13 @@ class ResolvingSolver(DepthLimitedSolver):
         reach = own if player == self.player else entering
         return float(reach @ values) / mass if mass > 0 else 0.0
 
-    def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
-               record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        average = mode != kernel.MODE_CFR
-        opp_reach = self.entering_reach(average)
-        reach = [np.array(self.tree.initial_reach[self.player]), opp_reach]
-        own = reach[0] if trav == self.player else reach[1]
-        other = reach[1] if trav == self.player else reach[0]
-        values, rec = self.sweep_from(mode, trav, scalars, 0, own.copy(), other.copy(), record)
-        if mode == kernel.MODE_CFR and trav == self.opponent and self.method != "unsafe":
-            self._update_gadget(values, scalars)
-        return values, rec
+    def iteration_pass(self, traverser: int, discounts: Discounts) -> PassResult:
+        """The CFR pass of the trunk, then (the opponent's pass) the gadget's step with its
+        root values."""
+        result = super().iteration_pass(traverser, discounts)
+        if traverser == self.opponent and self.method != "unsafe":
+            self._update_gadget(result.values, discounts)
+        return result
 
     def _update_gadget(self, follow: np.ndarray,
                        scalars: tuple[float, float, bool, float, float]) -> None:
@@ -253,8 +247,6 @@ class ResolvingSolver(DepthLimitedSolver):
         """``n`` iterations, keeping the resolver's root strategy of each (``record_root``)."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ConfigError(f"iterations must be an int >= 0, not {n!r}")
-        from pokerzoo.public.solver import discounts
-
         for _ in range(n):
             scalars = discounts(self.config, self.iterations + 1)
             if self.record_root:
@@ -315,23 +307,17 @@ def _resolution(solver: ResolvingSolver, config: ResolveConfig) -> Resolution:
     for i, child in enumerate(children):
         if child_ranges is not None:
             # The drawn iteration's strategy may differ from the average: sweep from the child.
-            child_cfv[i] = solver.sweep_from(kernel.MODE_BEST_RESPONSE, opp, _NO_UPDATE, child,
-                                             entering.copy(), child_ranges[i].copy())[0]
+            reaches = (child_ranges[i], entering) if player == 0 else (entering, child_ranges[i])
+            child_cfv[i] = solver.best_response(opp, start=child, reaches=reaches).values
         else:
-            _, rec = solver.sweep_from(kernel.MODE_BEST_RESPONSE, opp, _NO_UPDATE, 0,
-                                       entering.copy(), own_range.copy(), record=child)
-            child_cfv[i] = rec[2]
+            child_cfv[i] = solver.best_response_cfv(opp, child)
     count = solver.subgame.num_leaves
     leaf_cfv = np.zeros((count, tree.num_hands(opp)))
     leaf_ranges = np.zeros((count, tree.num_hands(player)))
     if count:
-        fronts = (np.zeros((count, tree.num_hands(player))), np.zeros((count, tree.num_hands(opp))),
-                  np.zeros((count, tree.num_hands(player))))
-        solver._call(kernel.MODE_AVERAGE, player, _NO_UPDATE, 0, own_range.copy(),
-                     entering.copy(), update=False, fronts=fronts, frontier_record=True)
-        reach0, reach1 = (fronts[0], fronts[1]) if player == 0 else (fronts[1], fronts[0])
-        leaf_cfv = solver.leaf_values(kernel.MODE_BEST_RESPONSE, opp, reach0, reach1)
-        leaf_ranges = fronts[0].copy()
+        reached = solver.frontier_reaches("average", player)
+        leaf_cfv = solver.leaf_values("best_response", opp, *reached)
+        leaf_ranges = reached[player].copy()
     return Resolution(player=player, strategy=strategy, iteration=iteration,
                       child_ranges=child_ranges, child_opp_cfv=child_cfv,
                       leaf_opp_cfv=leaf_cfv, leaf_ranges=leaf_ranges, solver=solver)
@@ -350,10 +336,8 @@ def node_beliefs(solver: PublicSolver, node: int) -> dict[str, np.ndarray]:
         raise ConfigError(f"node must be a node id of the solver's tree, not {node!r}")
     out: dict[str, np.ndarray] = {}
     for p in (0, 1):
-        own = np.array(tree.initial_reach[p])
-        other = np.array(tree.initial_reach[1 - p])
-        _, rec = solver._call(kernel.MODE_BEST_RESPONSE, p, _NO_UPDATE, 0, own, other,
-                              record=int(node))
-        out[f"reach{1 - p}"] = rec[1].copy()
-        out[f"br_cfv{p}"] = rec[2].copy()
+        record = solver.best_response(p, reaches=tree.initial_reach, record=int(node)).record
+        assert record is not None
+        out[f"reach{1 - p}"] = record.opp_reach.copy()
+        out[f"br_cfv{p}"] = record.values.copy()
     return out

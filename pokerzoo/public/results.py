@@ -25,8 +25,7 @@ import numpy as np
 
 from pokerzoo.checkpoint import checked_int, read_checkpoint, write_checkpoint
 from pokerzoo.errors import CheckpointError, ConfigError
-from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.solver import _NO_UPDATE, PublicSolver, SolverConfig
+from pokerzoo.public.solver import PublicSolver, SolverConfig
 from pokerzoo.public.tree import DECISION, PublicTree
 from pokerzoo.public.validation import (
     check_storage,
@@ -94,8 +93,9 @@ def node_result(solver: PublicSolver, node: int) -> NodeResult:
     recorded_actions = None
     actor = int(tree.player[node])
     for p in (0, 1):
-        _, (own, opp, value, actions) = solver._sweep(kernel.MODE_AVERAGE, p, _NO_UPDATE,
-                                                           record=node)
+        record = solver.expected_values(p, record=node).record
+        assert record is not None
+        own, opp, value, actions = record
         mass = tree.compatible_reach(p, opp)
         reach.append(own)
         cfvs.append(value)
@@ -104,7 +104,7 @@ def node_result(solver: PublicSolver, node: int) -> NodeResult:
         den = float(own @ mass)
         totals.append(float(own @ value) / den if den > 0 else float("nan"))
         if p == actor:
-            recorded_actions = actions[: int(tree.num_children[node])]
+            recorded_actions = actions
     strategy = action_ev = freq = action_total = None
     if tree.kind[node] == DECISION and recorded_actions is not None:
         strategy = solver.strategy(node)

@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -229,6 +229,14 @@ class PublicSolver:
         config: a ``SolverConfig`` (keyword ``overrides`` replace its fields).
         locks: ``{decision node: [actions, hands] strategy}`` held fixed (node locking).
 
+    Single passes, for whatever is built on the solver: ``run_pass`` (``cfr_pass``,
+    ``best_response``, ``expected_values``, ``frontier_reaches``), each with an optional record
+    of one node and an optional frontier. A subclass changes what the passes see through
+    three extension points, never through the engine's private passes: ``root_reach`` (where
+    the players enter), ``frontier_leaves`` with ``leaf_values`` (values at the first chance
+    nodes instead of the subtrees below) and ``iteration_pass`` (state stepped with the
+    regrets).
+
     >>> from pokerzoo.games import load_game
     >>> from pokerzoo.public.small_games import public_game_tree
     >>> solver = PublicSolver(public_game_tree(load_game("kuhn_poker")).tree)
@@ -338,14 +346,11 @@ class PublicSolver:
 
     def _sweep(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                record: int = -1) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        """One pass of ``mode`` for ``trav``: its root values and what ``record`` copied."""
-        tree = self.tree
-        own = np.array(tree.initial_reach[trav])
-        opp = np.array(tree.initial_reach[1 - trav])
-        batched = mode == kernel.MODE_CFR and self._rivers is not None
-        if (self.config.threads == 1 and not batched) or not self._frontier.size or record >= 0:
-            return self._call(mode, trav, scalars, 0, own, opp, record=record)
-        return self._parallel(mode, trav, scalars, own, opp), ()
+        """``run_pass`` in the kernel's terms: the root values and what ``record`` copied
+        (``()`` without a record)."""
+        result = self.run_pass(_KIND_OF_MODE[mode], trav, discounts=Discounts(*scalars),
+                               record=None if record < 0 else record)
+        return result.values, () if result.record is None else tuple(result.record)
 
     def _call(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
               start: int, own: np.ndarray, opp: np.ndarray, record: int = -1,
@@ -445,7 +450,7 @@ class PublicSolver:
         for _ in range(n):
             scalars = discounts(self.config, self.iterations + 1)
             for trav in (0, 1):
-                self._sweep(kernel.MODE_CFR, trav, scalars)
+                self.iteration_pass(trav, scalars)
             self.iterations += 1
 
     def _value(self, player: int, values: np.ndarray) -> float:
@@ -453,15 +458,14 @@ class PublicSolver:
 
     def game_value(self) -> tuple[float, float]:
         """Each player's expected chips when both play their average strategies."""
-        values, _ = self._sweep(kernel.MODE_AVERAGE, 0, _NO_UPDATE)
-        v0 = self._value(0, values)
+        v0 = self._value(0, self.expected_values(0).values)
         return v0, -v0
 
     def best_response_values(self) -> tuple[float, float]:
         """Each player's expected chips best-responding to the other's average strategy
         (locked nodes keep their locked strategy)."""
-        return (self._value(0, self._sweep(kernel.MODE_BEST_RESPONSE, 0, _NO_UPDATE)[0]),
-                self._value(1, self._sweep(kernel.MODE_BEST_RESPONSE, 1, _NO_UPDATE)[0]))
+        return (self._value(0, self.best_response(0).values),
+                self._value(1, self.best_response(1).values))
 
     def exploitability(self) -> float:
         """``(BR_0 + BR_1) / 2`` in chips (0 at an equilibrium)."""
@@ -511,8 +515,199 @@ class PublicSolver:
                 progress(self.iterations, pct)
         return pct
 
+    @property
+    def frontier_nodes(self) -> np.ndarray:
+        """The first chance nodes (those with no chance node above them), in tree order: the
+        rows of a pass's frontier (``run_pass(frontier=...)``, ``frontier_reaches``). A
+        read-only view."""
+        view = self._frontier.view()
+        view.flags.writeable = False
+        return view
 
-_NO_UPDATE = NO_UPDATE
+    @property
+    def frontier_leaves(self) -> bool:
+        """Whether the first chance nodes are leaves valued by ``leaf_values`` (a depth-limited
+        trunk's) instead of subtrees the engine sweeps. ``False`` here: the extension point of
+        solvers that value their frontier themselves (``DepthLimitedSolver``)."""
+        return False
+
+    def leaf_values(self, kind: str, traverser: int, reach0: np.ndarray, reach1: np.ndarray,
+                    discounts: Discounts = NO_UPDATE) -> np.ndarray:
+        """``traverser``'s values ``[F, H_traverser]`` at ``frontier_nodes`` for a pass of
+        ``kind`` that brings the players there with reaches ``reach0`` ``[F, H0]`` and
+        ``reach1`` ``[F, H1]``: asked by every pass given no ``frontier`` of a solver with
+        ``frontier_leaves``, between the pass that records those reaches and the one that
+        reads the values. This solver sweeps below its frontier and has none to give."""
+        raise ConfigError("this solver sweeps the subtrees below its first chance nodes: only "
+                          "a solver whose frontier is leaves (frontier_leaves) has leaf values")
+
+    def root_reach(self, player: int, average: bool = True) -> np.ndarray:
+        """``player``'s reach at the root in passes given no ``reaches`` (``average``: a pass
+        of the average strategies, not a CFR pass): the tree's initial range. The extension
+        point of solvers whose players enter otherwise (a re-solving gadget's opponent)."""
+        return np.array(self.tree.initial_reach[player])
+
+    def iteration_pass(self, traverser: int, discounts: Discounts) -> PassResult:
+        """The CFR pass of ``traverser`` in an iteration with these ``discounts`` (``iterate``
+        runs player 0's, then player 1's). The extension point of solvers that update state
+        of their own in step with the regrets (a re-solving gadget's entering choice)."""
+        return self.run_pass("cfr", traverser, discounts=discounts)
+
+    def run_pass(
+        self, kind: str, traverser: int, *, discounts: Discounts | tuple[Any, ...] = NO_UPDATE,
+        start: int = 0, reaches: tuple[Any, Any] | None = None, record: int | None = None,
+        update: bool | None = None, frontier: str | np.ndarray | None = None,
+    ) -> PassResult:
+        """One pass over the subtree of ``start``: ``traverser``'s counterfactual values there.
+
+        Args:
+            kind: ``"cfr"`` (both play their current strategies; ``traverser``'s regrets and
+                strategy sums are updated with ``discounts``), ``"best_response"``
+                (``traverser`` best-responds to the other's average strategy; locked nodes
+                keep their lock) or ``"average"`` (both play their average strategies).
+            traverser: the player 0 or 1 whose values the pass returns.
+            discounts: the iteration's scalars (``pokerzoo.schedule``; CFR passes only).
+            start: the node the pass starts at.
+            reaches: ``(reach of player 0, reach of player 1)`` at ``start`` (``[H0]``,
+                ``[H1]``: ranges times the strategies on the way, no chance weights); by
+                default ``root_reach`` of each (average strategies unless ``kind="cfr"``).
+            record: a node whose reaches and values the pass copies out (``PassResult.record``).
+            update: whether a CFR pass updates (default: it does unless it records the
+                frontier); other kinds never update.
+            frontier: ``None``: the solver handles its first chance nodes (``frontier_nodes``)
+                itself (the engine sweeps below them, on threads where it has them; a
+                depth-limited solver asks ``leaf_values``); ``"record"``: they are leaves of
+                value 0 and the pass records both reaches there (``PassResult.frontier``),
+                updating nothing; an ``[F, H_traverser]`` array: they are leaves with these
+                values.
+
+        Returns:
+            A ``PassResult``; bad arguments are a ``ConfigError``.
+
+        >>> from pokerzoo.games import load_game
+        >>> from pokerzoo.public.small_games import public_game_tree
+        >>> solver = PublicSolver(public_game_tree(load_game("kuhn_poker")).tree)
+        >>> solver.iterate(200)
+        >>> result = solver.run_pass("best_response", 1, record=0)
+        >>> result.values.shape, result.record.opp_reach.tolist()
+        ((3,), [1.0, 1.0, 1.0])
+        >>> solver.run_pass("fold", 0)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        pokerzoo.errors.ConfigError: kind must be one of ('cfr', 'best_response', ...), not 'fold'
+        """
+        if not isinstance(kind, str) or kind not in _MODE_OF_KIND:
+            raise ConfigError(f"kind must be one of {PASS_KINDS}, not {kind!r}")
+        if type(traverser) is not int and (isinstance(traverser, bool) or not isinstance(
+                traverser, np.integer)) or traverser not in (0, 1):
+            raise ConfigError(f"traverser must be 0 or 1, not {traverser!r}")
+        mode, trav = _MODE_OF_KIND[kind], int(traverser)
+        scalars = _checked_discounts(discounts)
+        if type(start) is not int or not 0 <= start < self.tree.num_nodes:
+            start = self._checked_node("start", start)
+        node = -1 if record is None else self._checked_node("record", record)
+        recording = isinstance(frontier, str)
+        if recording and frontier != "record":
+            raise ConfigError(f"frontier must be None, 'record' or an array of values, "
+                              f"not {frontier!r}")
+        if update is None:
+            update = mode == kernel.MODE_CFR and not recording
+        elif not isinstance(update, bool) or (update and (kind != "cfr" or recording)):
+            raise ConfigError(f"update=True is for CFR passes that do not record the frontier; "
+                              f"not {update!r} in a {kind!r} pass")
+        own, opp = self._pass_reaches(trav, kind, reaches)
+        if frontier is None and not self.frontier_leaves:
+            batched = mode == kernel.MODE_CFR and self._rivers is not None
+            if ((self.config.threads > 1 or batched) and self._frontier.size and start == 0
+                    and node < 0 and (update or mode != kernel.MODE_CFR)):
+                return PassResult(self._parallel(mode, trav, scalars, own, opp), None, None)
+            values, rec = self._call(mode, trav, scalars, start, own, opp, record=node,
+                                     update=update)
+            return self._pass_result(node, values, rec)
+        tree = self.tree
+        count, ht = self._frontier.shape[0], tree.num_hands(trav)
+        fronts = (np.zeros((count, ht)), np.zeros((count, tree.num_hands(1 - trav))),
+                  np.zeros((count, ht)))
+        if frontier is None:  # the solver's leaves: their values at the reaches recorded
+            self._call(mode, trav, scalars, start, own, opp, update=False, fronts=fronts,
+                       frontier_record=True)
+            reach0, reach1 = (fronts[0], fronts[1]) if trav == 0 else (fronts[1], fronts[0])
+            fronts[2][:] = self.leaf_values(kind, trav, reach0, reach1, scalars)
+        elif not recording:
+            given = _float_array(frontier)
+            if given is None or given.shape != (count, ht) or not np.all(np.isfinite(given)):
+                raise ConfigError(f"frontier values must be a finite [frontier nodes, hands] = "
+                                  f"{[count, ht]} array, not {_shape(frontier)}")
+            fronts[2][:] = given
+        values, rec = self._call(mode, trav, scalars, start, own, opp, record=node,
+                                 update=update, fronts=fronts, frontier_record=recording)
+        reached = None
+        if recording:
+            reached = (FrontierReaches(fronts[0], fronts[1]) if trav == 0
+                       else FrontierReaches(fronts[1], fronts[0]))
+        return self._pass_result(node, values, rec, reached)
+
+    def cfr_pass(self, traverser: int, discounts: Discounts | tuple[Any, ...],
+                 **options: Any) -> PassResult:
+        """``run_pass("cfr", traverser, discounts=discounts, **options)``: the current
+        strategies' values, ``traverser``'s regrets and sums updated (unless ``update=False``)."""
+        return self.run_pass("cfr", traverser, discounts=discounts, **options)
+
+    def best_response(self, traverser: int, **options: Any) -> PassResult:
+        """``run_pass("best_response", traverser, **options)``: ``traverser``'s best-response
+        values against the other's average strategy."""
+        return self.run_pass("best_response", traverser, **options)
+
+    def expected_values(self, traverser: int, **options: Any) -> PassResult:
+        """``run_pass("average", traverser, **options)``: ``traverser``'s values when both
+        play their average strategies."""
+        return self.run_pass("average", traverser, **options)
+
+    def frontier_reaches(self, kind: str, traverser: int, **options: Any) -> FrontierReaches:
+        """Both players' reaches at ``frontier_nodes`` in a pass of ``kind`` (``run_pass``
+        with ``frontier="record"``; ``options``: its ``discounts``, ``start``, ``reaches``)."""
+        reached = self.run_pass(kind, traverser, frontier="record", **options).frontier
+        assert reached is not None
+        return reached
+
+    def _checked_node(self, name: str, node: Any) -> int:
+        if isinstance(node, bool) or not isinstance(node, int | np.integer) or not (
+            0 <= node < self.tree.num_nodes
+        ):
+            raise ConfigError(f"{name} must be a node id 0..{self.tree.num_nodes - 1} of the "
+                              f"solver's tree, not {node!r}")
+        return int(node)
+
+    def _pass_reaches(self, trav: int, kind: str,
+                      reaches: tuple[Any, Any] | None) -> tuple[np.ndarray, np.ndarray]:
+        """The traverser's and the other's reach at the pass's start, checked."""
+        if reaches is None:
+            average = kind != "cfr"
+            return self.root_reach(trav, average), self.root_reach(1 - trav, average)
+        if not isinstance(reaches, tuple | list) or len(reaches) != 2:
+            raise ConfigError("reaches must be a pair (reach of player 0, reach of player 1)")
+        pair = []
+        for p, reach in enumerate(reaches):
+            array = _float_array(reach)
+            hands = self.tree.num_hands(p)
+            if array is None or array.shape != (hands,) or not np.all(np.isfinite(array)) or (
+                np.any(array < 0)
+            ):
+                raise ConfigError(f"the reach of player {p} must be {hands} finite weights "
+                                  f">= 0, not {_shape(reach)}")
+            pair.append(array)
+        return pair[trav], pair[1 - trav]
+
+    def _pass_result(self, node: int, values: np.ndarray,
+                     rec: tuple[np.ndarray, ...],
+                     reached: FrontierReaches | None = None) -> PassResult:
+        if node < 0:
+            return PassResult(values, None, reached)
+        rows = int(self.tree.num_children[node]) if self.tree.kind[node] == DECISION else 0
+        own, opp, value, actions = rec
+        return PassResult(values, NodeRecord(own, opp, value, actions[:rows]), reached)
+
+
 _TRIM_ENTRIES = 1 << 22
 """Storage entries from which a solver first hands freed memory back (hold'em spots; the
 small subgames re-solving agents build by the hundred skip it)."""
@@ -672,3 +867,76 @@ def strategy_best_responses(
         solver = PublicSolver(tree, locks=theirs, **overrides)
         values.append(solver.best_response_values()[p])
     return values[0], values[1]
+
+
+PASS_KINDS = ("cfr", "best_response", "average")
+"""The passes ``PublicSolver.run_pass`` runs (its ``kind``)."""
+_MODE_OF_KIND = {"cfr": kernel.MODE_CFR, "best_response": kernel.MODE_BEST_RESPONSE,
+                 "average": kernel.MODE_AVERAGE}
+_KIND_OF_MODE = {mode: kind for kind, mode in _MODE_OF_KIND.items()}
+
+
+class NodeRecord(NamedTuple):
+    """What a pass copied at its ``record`` node."""
+
+    own_reach: np.ndarray
+    """``[H_traverser]``: the traverser's reach there (its range times its strategies on the
+    way, no chance weights)."""
+    opp_reach: np.ndarray
+    """``[H_other]``: the other player's reach there."""
+    values: np.ndarray
+    """``[H_traverser]``: the traverser's counterfactual values there."""
+    action_values: np.ndarray
+    """``[actions, H_traverser]``: its values after each action, at a decision of the
+    traverser (zeros at the other player's; no rows at chance and terminal nodes)."""
+
+
+class FrontierReaches(NamedTuple):
+    """Both players' reaches ``[F, H_player]`` at a solver's ``frontier_nodes`` (row ``i``:
+    ``frontier_nodes[i]``), indexed by player."""
+
+    reach0: np.ndarray
+    reach1: np.ndarray
+
+
+class PassResult(NamedTuple):
+    """What ``PublicSolver.run_pass`` returns."""
+
+    values: np.ndarray
+    """``[H_traverser]``: the traverser's counterfactual values at the pass's start."""
+    record: NodeRecord | None
+    """What the pass copied at its ``record`` node (``None`` without one)."""
+    frontier: FrontierReaches | None
+    """The reaches at the frontier (only with ``frontier="record"``)."""
+
+
+def _checked_discounts(discounts: Any) -> Discounts:
+    """``discounts`` as ``Discounts`` (any sequence of its fields): finite numbers, the floor
+    a bool."""
+    try:
+        checked = discounts if type(discounts) is Discounts else Discounts(*discounts)
+    except TypeError:
+        checked = None
+    if checked is None or not all(
+        isinstance(value, bool | np.bool_) if name == "floor" else (
+            isinstance(value, int | float | np.integer | np.floating)
+            and not isinstance(value, bool) and math.isfinite(value))
+        for name, value in zip(Discounts._fields, checked, strict=True)
+    ):
+        raise ConfigError(f"discounts must be a pokerzoo.schedule.Discounts (finite numbers, "
+                          f"floor a bool), not {discounts!r}")
+    return checked
+
+
+def _float_array(value: Any) -> np.ndarray | None:
+    """``value`` as a new float64 array, or ``None`` where it is no array of numbers."""
+    try:
+        return np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+
+
+def _shape(value: Any) -> str:
+    """How a refused array argument looks, for its error message."""
+    shape = getattr(value, "shape", None)
+    return f"of shape {list(shape)}" if shape is not None else f"a {type(value).__name__}"

@@ -88,19 +88,12 @@ class JointOracleLeaves:
                     scalars: tuple[float, float, bool, float, float]) -> np.ndarray:
         """``traverser``'s values ``[L, H_traverser]`` at ``leaves`` (see the class doc); CFR
         passes update the rests with the trunk's ``scalars``."""
-        from pokerzoo.public import sweep_kernel as kernel
-
-        codes = {"cfr": kernel.MODE_CFR, "average": kernel.MODE_AVERAGE,
-                 "best_response": kernel.MODE_BEST_RESPONSE}
-        if mode != "cfr":
-            scalars = (1.0, 1.0, False, 1.0, 0.0)
         nodes = np.asarray(subgame.leaf_full_nodes)[np.asarray(leaves, dtype=np.int64)]
-        own, opp = (reach0, reach1) if traverser == 0 else (reach1, reach0)
-        out = np.zeros((nodes.size, own.shape[1]))
+        out = np.zeros((nodes.size, (reach0, reach1)[traverser].shape[1]))
         for row, node in enumerate(nodes.tolist()):
-            out[row] = self._solver(node)._call(
-                codes[mode], traverser, scalars, 0, np.array(own[row]), np.array(opp[row]),
-                update=mode == "cfr")[0]
+            # Only CFR passes take the discounts (and update the rest below the leaf).
+            out[row] = self._solver(node).run_pass(mode, traverser, discounts=scalars,
+                                                   reaches=(reach0[row], reach1[row])).values
         return out
 
 

@@ -24,15 +24,12 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public import sweep_kernel as kernel
-from pokerzoo.public.depth_limit import LEAF_LABEL, DepthLimitedSolver, LeafValues, Subgame
+from pokerzoo.public.depth_limit import LEAF_LABEL, LeafValues, Subgame
 from pokerzoo.public.resolve import ResolvingSolver
 from pokerzoo.public.small_games import DenseTerminals, SmallGameTree
 from pokerzoo.public.solver import PublicSolver
 from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 from pokerzoo.public.tree_builder import PublicTreeBuilder
-
-_NO_UPDATE = (1.0, 1.0, False, 1.0, 0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,36 +199,25 @@ def played_solve(solver: PublicSolver, root: int, agent: int, ids: dict[int, int
         judge.sums[:] = solver.sums
         judge.regrets[:] = solver.regrets
     keep = {full: node for full, node in ids.items() if solver.tree.kind[node] <= CHANCE}
-    own = np.array(judge.tree.initial_reach[agent])
-    if isinstance(judge, ResolvingSolver):
-        entering = judge.entering_reach(True)
-    else:
-        entering = np.array(judge.tree.initial_reach[opp])
-    values = _recorded(judge, kernel.MODE_BEST_RESPONSE, opp, keep, 2, entering, own)
-    ranges = _recorded(judge, kernel.MODE_AVERAGE, opp, keep, 0, entering, own)
+    # Both enter with the judge's root reaches: the agent's range, the opponent's range or
+    # (a gadget) its average entering weight.
+    values = _recorded(judge, "best_response", opp, keep, "values")
+    ranges = _recorded(judge, "average", opp, keep, "own_reach")
     return Solve(root, agent, strategies, values, ranges, leaves, played_as_is)
 
 
-def _recorded(solver: PublicSolver, mode: int, trav: int, nodes: dict[int, int],
-              which: int, own: np.ndarray, opp: np.ndarray) -> dict[int, np.ndarray]:
-    """Per node of ``nodes`` (full id -> solver id), what one pass of ``mode`` for ``trav``
-    from root reaches ``own`` / ``opp`` records there (``which``: 0 the traverser's reach, 2
-    its values). The leaf values of a depth-limited solve are asked once for the pass, then
-    every node is recorded against them."""
-    tree = solver.tree
-    fronts = None
-    if isinstance(solver, DepthLimitedSolver) and solver.subgame.num_leaves:
-        count = solver.subgame.num_leaves
-        fronts = (np.zeros((count, tree.num_hands(trav))),
-                  np.zeros((count, tree.num_hands(1 - trav))),
-                  np.zeros((count, tree.num_hands(trav))))
-        solver._call(mode, trav, _NO_UPDATE, 0, own.copy(), opp.copy(), update=False,
-                     fronts=fronts, frontier_record=True)
-        reach0, reach1 = (fronts[0], fronts[1]) if trav == 0 else (fronts[1], fronts[0])
-        fronts[2][:] = solver.leaf_values(mode, trav, reach0, reach1)
+def _recorded(solver: PublicSolver, kind: str, trav: int, nodes: dict[int, int],
+              field: str) -> dict[int, np.ndarray]:
+    """Per node of ``nodes`` (full id -> solver id), what one pass of ``kind`` for ``trav``
+    from the solver's root reaches records there (``field`` of its ``NodeRecord``). The leaf
+    values of a depth-limited solve are asked once for the pass, then every node is recorded
+    against them."""
+    frontier = None
+    if solver.frontier_leaves:
+        frontier = solver.leaf_values(kind, trav, *solver.frontier_reaches(kind, trav))
     out: dict[int, np.ndarray] = {}
     for full, node in nodes.items():
-        _, rec = solver._call(mode, trav, _NO_UPDATE, 0, own.copy(), opp.copy(), record=node,
-                              update=False, fronts=fronts)
-        out[full] = rec[which].copy()
+        record = solver.run_pass(kind, trav, record=node, frontier=frontier).record
+        assert record is not None
+        out[full] = getattr(record, field).copy()
     return out

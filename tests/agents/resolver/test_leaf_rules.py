@@ -89,7 +89,8 @@ def test_mean_hands_on_values_of_the_average(leduc) -> None:
         assert mean is not None and mean.shape == (sub.num_leaves, 6)
         # Measuring passes take the mean (not a new solve at the average's reaches).
         reach0, reach1 = solver.leaf_reaches(True)
-        np.testing.assert_array_equal(solver.leaf_values(1, p, reach0, reach1), mean)
+        np.testing.assert_array_equal(solver.leaf_values("best_response", p, reach0, reach1),
+                                      mean)
 
 
 def test_learned_style_agent_rules_and_the_hand_off_diagnostic(leduc) -> None:
