@@ -287,6 +287,14 @@ class TorchBackend:
         matched = self._matched(p, average, slice(d, d + 1))[0]
         return matched[:int(tree.num_children[node])].cpu().numpy().astype(np.float64)
 
+    def load_storage(self, regrets: np.ndarray, sums: np.ndarray) -> None:
+        """Set the storage from flat ``[storage_size]`` arrays (another solver's state, say)."""
+        for target, source in ((self._regrets, regrets), (self._sums, sums)):
+            if np.shape(source) != tuple(target.shape):
+                raise ConfigError(f"storage must be a flat array of {target.shape[0]} entries, "
+                                  f"not of shape {np.shape(source)}")
+            target.copy_(torch.as_tensor(np.asarray(source, dtype=np.float32)))
+
     def regrets(self) -> np.ndarray:
         """The regrets, float32 in the flat layout (on the CPU a view of the live storage)."""
         return self._regrets.cpu().numpy()
@@ -294,6 +302,17 @@ class TorchBackend:
     def sums(self) -> np.ndarray:
         """The strategy sums, as ``regrets``."""
         return self._sums.cpu().numpy()
+
+
+def player_storage(tree: PublicTree, player: int) -> np.ndarray:
+    """Bool ``[storage_size]``: the storage entries of ``player``'s decision nodes."""
+    dec = np.flatnonzero((tree.kind == DECISION) & (tree.player == player))
+    starts = tree.offset[dec].astype(np.int64)
+    ends = starts + tree.num_children[dec].astype(np.int64) * tree.num_hands(player)
+    edges = np.zeros(tree.storage_size + 1, dtype=np.int64)
+    np.add.at(edges, starts, 1)
+    np.add.at(edges, ends, -1)
+    return np.cumsum(edges[:-1]) > 0
 
 
 class _DenseTerminals:
@@ -444,4 +463,4 @@ def _terminal_values(tree: PublicTree, backend: TorchBackend) -> Any:
                       f"{name}; use backend='numba'")
 
 
-__all__ = ["TORCH_SUPPORT", "TorchBackend", "torch_device"]
+__all__ = ["TORCH_SUPPORT", "TorchBackend", "player_storage", "torch_device"]

@@ -18,7 +18,11 @@ from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E40
 from pokerzoo.public.small_games import public_game_tree  # noqa: E402
 from pokerzoo.public.solver import PublicSolver, SolverConfig, discounts  # noqa: E402
 from pokerzoo.public.sweep_kernel import MODE_CFR  # noqa: E402
-from pokerzoo.public.torch_backend import TORCH_SUPPORT, TorchBackend  # noqa: E402
+from pokerzoo.public.torch_backend import (  # noqa: E402
+    TORCH_SUPPORT,
+    TorchBackend,
+    player_storage,
+)
 from pokerzoo.public.tree import CHANCE, DECISION  # noqa: E402
 
 RELATIVE = 1e-6
@@ -60,14 +64,6 @@ def _close(got: np.ndarray, want: np.ndarray) -> None:
     """Equal to ``RELATIVE`` of the largest magnitude (float32 storage rounds both)."""
     scale = max(float(np.abs(want).max(initial=0.0)), 1e-30)
     assert float(np.abs(np.asarray(got, np.float64) - want).max(initial=0.0)) <= RELATIVE * scale
-
-
-def _player_entries(tree, player: int) -> np.ndarray:
-    """Which storage entries belong to ``player``'s decisions."""
-    out = np.zeros(tree.storage_size, dtype=bool)
-    for n in np.flatnonzero((tree.kind == DECISION) & (tree.player == player)):
-        out[tree.block(np.arange(tree.storage_size), int(n)).ravel()] = True
-    return out
 
 
 def _same_values(ours: PublicSolver, theirs: PublicSolver) -> None:
@@ -127,7 +123,7 @@ def test_passes_equal_numbas(trees, name, algorithm):
     regrets, sums = backend.regrets(), backend.sums()  # views of its storage on the CPU
     regrets[...], sums[...] = before
     for player in (0, 1):
-        entries = _player_entries(tree, player)
+        entries = player_storage(tree, player)
         if player == 1:  # player 1's pass sees player 0's regrets after its pass
             regrets[~entries], sums[~entries] = ours.regrets[~entries], ours.sums[~entries]
         backend.run(MODE_CFR, player, step)
@@ -147,6 +143,26 @@ def test_float32_arithmetic_is_close(trees):
         theirs.run(MODE_CFR, player, discounts(ours.config, 1))
     scale = float(np.abs(ours.regrets).max())
     assert float(np.abs(theirs.regrets() - ours.regrets).max()) <= 1e-4 * scale
+
+
+def test_player_storage_splits_the_storage(trees):
+    for name in ("leduc", "turn"):
+        tree = trees[name]
+        mine, theirs = player_storage(tree, 0), player_storage(tree, 1)
+        assert not np.any(mine & theirs) and np.all(mine | theirs)
+        node = int(np.flatnonzero((tree.kind == DECISION) & (tree.player == 1))[0])
+        assert np.all(tree.block(theirs, node)) and not np.any(tree.block(mine, node))
+
+
+def test_load_storage_sets_the_state_and_refuses_a_wrong_shape(trees):
+    tree = trees["kuhn"]
+    backend = TorchBackend(tree, SolverConfig())
+    values = np.arange(tree.storage_size, dtype=np.float32)
+    backend.load_storage(values, 2 * values)
+    assert np.array_equal(backend.regrets(), values)
+    assert np.array_equal(backend.sums(), 2 * values)
+    with pytest.raises(ConfigError, match="flat array of"):
+        backend.load_storage(values[:-1], values)
 
 
 def test_solve_and_results_through_the_torch_backend(trees):
