@@ -30,15 +30,6 @@ OOP = "AA,KK,QQ,AK,KQs,JTs,T9s,22"
 IP = "QQ,JJ,AQ,KJs,QTs,33,98s"
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    # torch's intra-op threads spin against each other on a small shared machine
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def _spots() -> dict[str, HoldemSpot]:
     """A river, a turn and a flop spot with narrow ranges and few sizes (seconds to solve;
     suit isomorphism on the turn and flop, whose all-ins deal the later cards without
