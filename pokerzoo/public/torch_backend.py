@@ -109,7 +109,7 @@ class TorchBackend:
                 "dtype=torch.float32, fewer bet sizes, or a higher limit",
                 estimated_nodes=n)
         decision_index = np.full(n, -1, dtype=np.int64)
-        self.rows, self.kids, self.action_mask = [], [], []
+        self.rows, self.kids, self.action_mask, self.valid = [], [], [], []
         for p in (0, 1):
             dec = self.decisions[p]
             decision_index[dec] = np.arange(dec.size)
@@ -121,6 +121,7 @@ class TorchBackend:
             self.rows.append(self._long(np.where(valid, offset + a * self.hands[p], offset)))
             self.kids.append(self._long(np.where(valid, tree.first_child[dec][:, None] + a, n)))
             self.action_mask.append(self._float(valid)[:, :, None])
+            self.valid.append(torch.as_tensor(valid, device=self.device))
         self.dec_nodes = [self._long(d) for d in self.decisions]
         self.keep = [self._float(~tree.card_masks[p].astype(bool)) for p in (0, 1)]  # [C, H_p]
         self.initial = [self._float(tree.initial_reach[p]) for p in (0, 1)]
@@ -187,7 +188,7 @@ class TorchBackend:
         """Player ``p``'s ``block`` back into the flat ``storage`` (padded actions left out),
         in chunks of rows so that the flat indices stay small."""
         h = self.hands[p]
-        valid = self.action_mask[p][:, :, 0] > 0
+        valid = self.valid[p]
         rows = self.rows[p][valid]
         values = block[valid].to(torch.float32)
         step = max(1, (1 << 22) // max(h, 1))

@@ -252,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
 
     check_spot_args(args)
+    if args.save is not None and args.backend == "torch" and args.device != "cpu":
+        raise ConfigError(f"--save writes the storage from the host; on --device {args.device} "
+                          "it stays on the GPU: save a --device cpu solve")
     if args.spot is not None:
         with progress_bar(args.iterations, args.quiet) as progress:
             report = solve_spot_report(args, solver_params(args), progress)

@@ -25,6 +25,7 @@ from pokerzoo.public.torch_backend import (  # noqa: E402
 )
 from pokerzoo.public.tree import CHANCE, DECISION  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 RELATIVE = 1e-6
 OOP = "AA,KK,QQ,AK,KQs,JTs,T9s,22"
 IP = "QQ,JJ,AQ,KJs,QTs,33,98s"

@@ -174,3 +174,10 @@ def test_torch_runs_one_solver_thread_by_default() -> None:
     params = solver_params(build_parser().parse_args([str(RIVER), "--backend", "torch"]))
     assert params["threads"] == 1 and params["backend"] == "torch"
     assert params["device"] == "cpu"
+
+
+def test_saving_a_gpu_solve_is_one_line(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    line = _one_error_line([str(RIVER), "--backend", "torch", "--device", "cuda",
+                            "--save", str(tmp_path / "solved.ckpt")], capsys)
+    assert "save a --device cpu solve" in line
