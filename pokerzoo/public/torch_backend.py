@@ -42,7 +42,7 @@ import torch
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public.backend import BackendSupport, Recorded
 from pokerzoo.public.holdem_terminal import hand_strengths, same_combo_index
-from pokerzoo.public.sweep_kernel import MODE_BEST_RESPONSE, MODE_CFR
+from pokerzoo.public.sweep_kernel import MODE_AVERAGE, MODE_BEST_RESPONSE, MODE_CFR
 from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 from pokerzoo.schedule import Discounts
 
@@ -59,6 +59,7 @@ storage, no locks, one solver thread (torch's own intra-op threads run the ops).
 PAD_STRENGTH = 1 << 30
 """A strength above every hand's: the padding of the per-card sorted lists."""
 DTYPES = (torch.float64, torch.float32)
+MODES = (MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE)
 
 
 def torch_device(name: str) -> torch.device:
@@ -214,6 +215,11 @@ class TorchBackend:
     def run(self, mode: int, traverser: int, step: Discounts,
             record: int = -1) -> tuple[np.ndarray, Recorded]:
         """One pass (``SolverBackend.run``): root values ``[H_traverser]`` and the record."""
+        if mode not in MODES or traverser not in (0, 1):
+            raise ConfigError(f"a pass takes a mode of {MODES} and a traverser 0 or 1, not "
+                              f"{mode!r} and {traverser!r}")
+        if not -1 <= record < self.tree.num_nodes:
+            raise ConfigError(f"record must be a node id of this tree or -1, not {record!r}")
         t = traverser
         n = self.tree.num_nodes
         sigma = [self._matched(p, average=mode != MODE_CFR) for p in (0, 1)]

@@ -15,6 +15,7 @@ from pokerzoo.errors import ConfigError  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
 from pokerzoo.public.backend import NUMBA_SUPPORT, check_support  # noqa: E402
 from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
+from pokerzoo.public.results import node_result  # noqa: E402
 from pokerzoo.public.small_games import public_game_tree  # noqa: E402
 from pokerzoo.public.solver import PublicSolver, SolverConfig, discounts  # noqa: E402
 from pokerzoo.public.sweep_kernel import MODE_CFR  # noqa: E402
@@ -155,6 +156,31 @@ def test_load_storage_sets_the_state_and_refuses_a_wrong_shape(trees):
     assert np.array_equal(backend.sums(), 2 * values)
     with pytest.raises(ConfigError, match="flat array of"):
         backend.load_storage(values[:-1], values)
+
+
+def test_node_results_equal_numbas(trees):
+    tree = trees["leduc"]
+    ours = PublicSolver(tree, algorithm="dcfr")
+    theirs = PublicSolver(tree, algorithm="dcfr", backend="torch")
+    ours.iterate(20)
+    theirs.iterate(20)
+    node = int(np.flatnonzero((tree.kind == DECISION) & (tree.player == 1))[3])
+    want, got = node_result(ours, node), node_result(theirs, node)
+    for p in (0, 1):
+        _close(got.reach[p], want.reach[p])
+        np.testing.assert_allclose(got.ev[p], want.ev[p], rtol=RELATIVE, atol=1e-9)
+    _close(got.strategy, want.strategy)
+    np.testing.assert_allclose(got.action_ev, want.action_ev, rtol=RELATIVE, atol=1e-9)
+
+
+def test_bad_pass_arguments_are_refused(trees):
+    backend = TorchBackend(trees["kuhn"], SolverConfig())
+    step = discounts(SolverConfig(), 1)
+    for mode, player, record in ((7, 0, -1), (MODE_CFR, 2, -1), (MODE_CFR, 0, 10**6)):
+        with pytest.raises(ConfigError, match="a pass takes|record must be"):
+            backend.run(mode, player, step, record)
+    with pytest.raises(ConfigError, match="dtype must be"):
+        TorchBackend(trees["kuhn"], SolverConfig(), dtype=torch.int64)
 
 
 def test_solve_and_results_through_the_torch_backend(trees):
