@@ -12,7 +12,10 @@ numba engine's seconds per iteration (2 threads, and every core) measured in the
 writes ``sweep_torch.md`` under ``--out``.
 
     python bench/bench_sweep_torch.py [--device cuda] [--spot configs/spots/pio_3betpotfast.toml]
-        [--iterations 10] [--out bench/results/]
+        [--iterations 10] [--target-pct 0.5] [--out bench/results/]
+
+``--target-pct`` also solves the spot on the torch backend through ``PublicSolver``
+(postflop-solver's schedule, float64) to that exploitability, checked every 10 iterations.
 
 Measured on one H200 (``bench/results/sweep_torch.md``, the form this script timed before it
 moved into the package, float32 arithmetic): 0.176 s per flop iteration against 1.917 s for the
@@ -129,6 +132,33 @@ def seconds_per_iteration(step: Any, iterations: int, sync: Any = None) -> float
     return (time.perf_counter() - start) / iterations
 
 
+def solve_to_target(tree: PublicTree, device: str, target_pct: float, max_iterations: int,
+                    sync: Any) -> list[str]:
+    """Solve ``tree`` on the torch backend through ``PublicSolver`` (postflop-solver's schedule,
+    float64 arithmetic) to ``target_pct`` % of the pot, checked every 10 iterations: the
+    results section (iterations, seconds, exploitability at each check)."""
+    solver = PublicSolver(tree, algorithm="postflop", backend="torch", device=device,
+                          max_memory_bytes=1 << 40)
+    checks: list[tuple[int, float, float]] = []
+    start = time.perf_counter()
+
+    def progress(iterations: int, pct: float) -> None:
+        if sync is not None:
+            sync()
+        checks.append((iterations, pct, time.perf_counter() - start))
+        print(checks[-1], flush=True)
+
+    pct = solver.solve(max_iterations=max_iterations, target_pct=target_pct, check_every=10,
+                       progress=progress)
+    seconds = time.perf_counter() - start
+    lines = ["", f"## To {target_pct}% of the pot on the torch backend ({device}, float64)", "",
+             f"postflop schedule, exploitability checked every 10 iterations (its best "
+             f"responses in the seconds): {solver.iterations} iterations, {seconds:.1f} s, "
+             f"{pct:.4f}% of the pot at the end.", "",
+             "| iterations | % of the pot | seconds |", "|---|---|---|"]
+    return lines + [f"| {i} | {p:.4f} | {s:.1f} |" for i, p, s in checks] + [""]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
@@ -139,6 +169,12 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=16384, help="terminals per batch")
     parser.add_argument("--torch-threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default; 1 on a busy machine)")
+    parser.add_argument("--target-pct", type=float, default=0.0,
+                        help="also solve with postflop-solver's schedule on the torch backend "
+                             "(PublicSolver, float64) until this %% of the pot, exploitability "
+                             "checked every 10 iterations (0: not)")
+    parser.add_argument("--max-iterations", type=int, default=200,
+                        help="the most iterations of the --target-pct solve")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args()
     if args.torch_threads > 0:
@@ -199,6 +235,9 @@ def main() -> None:
     lines += ["", f"A batched torch sweep gives {sec:.3f} s/iteration on {gpu if cuda else 'CPU'} "
               f"vs {two:.3f} s for the numba engine on 2 threads of this machine "
               f"({two / sec:.1f}x).", ""]
+    del sweep
+    if args.target_pct > 0:
+        lines += solve_to_target(tree, args.device, args.target_pct, args.max_iterations, sync)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "sweep_torch.md", "\n".join(lines), what="results file")
