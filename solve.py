@@ -7,6 +7,7 @@ Examples:
     python solve.py --game leduc_holdem --game-param num_ranks=5 --algorithm dcfr
     python solve.py --example > spot.toml        # a commented spot file (docs/spot_format.md)
     python solve.py spot.toml --chart charts --line "check, bet 50"   # root.png, check_bet_50.png
+    python solve.py spot.toml --backend torch --device cuda   # batched passes on a GPU
 """
 
 from __future__ import annotations

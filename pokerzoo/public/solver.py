@@ -41,6 +41,7 @@ import numpy as np
 from pokerzoo import schedule
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public import sweep_kernel as kernel
+from pokerzoo.public.backend import BACKENDS, SolverBackend, build_backend, check_device
 from pokerzoo.public.holdem_terminal import NUM_CARDS, empty_tables, holdem_terminal_kernel
 from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 from pokerzoo.schedule import NO_UPDATE, Discounts
@@ -85,6 +86,12 @@ class SolverConfig:
     """Hold'em trees from the flop: evaluate each river board's showdowns and folds of a
     turn subtree together (``sweep_kernel.sweep_tasks_rivers``). The same bits as
     one by one, about 2x less work per showdown; ``False`` sweeps them one by one."""
+    backend: str = "numba"
+    """What runs the passes: ``"numba"`` (the compiled sweep) or ``"torch"`` (batched tensor
+    ops on ``device``; the ``torch`` extra). ``pokerzoo.public.backend`` says what each
+    serves; a request one cannot serve is refused when the solver is built."""
+    device: str = "cpu"
+    """The torch backend's device: ``"cpu"``, ``"cuda"`` or ``"cuda:N"`` (numba: ``"cpu"``)."""
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -108,6 +115,9 @@ class SolverConfig:
             raise ConfigError(f"threads must be an int from 1 to 256, not {threads!r}")
         if not isinstance(self.batch_rivers, bool):
             raise ConfigError(f"batch_rivers must be True or False, not {self.batch_rivers!r}")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"backend must be one of {BACKENDS}, not {self.backend!r}")
+        check_device(self.device)
 
 
 def config_with(config: SolverConfig | None, overrides: Mapping[str, Any]) -> SolverConfig:
@@ -262,6 +272,8 @@ class PublicSolver:
     _chunks: list[np.ndarray]
     _frontier: np.ndarray
     _chance_index: np.ndarray
+    _backend: SolverBackend | None = None
+    """The backend running the passes where it is not the compiled sweep (``_start_backend``)."""
 
     def __init__(
         self, tree: PublicTree, config: SolverConfig | None = None,
@@ -275,6 +287,8 @@ class PublicSolver:
         self.config = config_with(config, overrides)
         self.tree = tree
         self.locks = _checked_locks(tree, locks or {})
+        if self._start_backend():
+            return
         locked_entries = sum(a.size for a in self.locks.values())
         decisions = tree.kind == DECISION
         self.max_actions = int(tree.num_children[decisions].max(initial=1))
@@ -321,6 +335,26 @@ class PublicSolver:
             self._chunks = _guided_chunks(_subtree_cost(tree)[self._task_start],
                                           self.config.threads)
         self._pool: ThreadPoolExecutor | None = None
+
+    def _start_backend(self) -> bool:
+        """Build the backend ``config.backend`` names, checked against what it serves; ``True``
+        where it is not the compiled sweep (which then needs nothing more of ``__init__``).
+        On the CPU ``regrets`` / ``sums`` are the backend's live storage, as the compiled
+        sweep's are (saves and results read them); on a GPU they stay there (the backend's
+        ``regrets()`` / ``sums()`` copy them out)."""
+        self._backend = build_backend(self.tree, self.config, self.locks)
+        if self._backend is None:
+            return False
+        tree = self.tree
+        self.max_actions = int(tree.num_children[tree.kind == DECISION].max(initial=1))
+        self.max_depth = int(tree.depth.max())
+        self.memory_bytes = self._backend.memory_bytes
+        self.iterations = 0
+        if self.config.device == "cpu":
+            self.regrets, self.sums = self._backend.regrets(), self._backend.sums()
+        self.regrets16, self.sums16 = np.zeros(0, np.int16), np.zeros(0, np.uint16)
+        self.rscale = self.sscale = np.zeros(0, np.float32)
+        return True
 
     def _allocate(self, locked_entries: int) -> None:
         tree, size = self.tree, self.tree.storage_size
@@ -483,6 +517,8 @@ class PublicSolver:
             tree.kind[node] != DECISION
         ):
             raise ConfigError(f"node must be a decision node id of this tree, not {node!r}")
+        if self._backend is not None:
+            return self._backend.strategy(int(node), average)
         hands = tree.num_hands(int(tree.player[node]))
         out = np.zeros((int(tree.num_children[node]), hands))
         kernel.node_strategy(int(node), hands, int(tree.num_children[node]), average,
@@ -615,6 +651,14 @@ class PublicSolver:
         elif not isinstance(update, bool) or (update and (kind != "cfr" or recording)):
             raise ConfigError(f"update=True is for CFR passes that do not record the frontier; "
                               f"not {update!r} in a {kind!r} pass")
+        if self._backend is not None:
+            if start != 0 or reaches is not None or frontier is not None or (
+                    update is False and mode == kernel.MODE_CFR):
+                raise ConfigError(f"the {self.config.backend} backend runs whole passes from "
+                                  "the root only (no start, reaches, frontier or update=False);"
+                                  " use backend='numba'")
+            values, rec = self._backend.run(mode, trav, Discounts(*scalars), node)
+            return self._pass_result(node, values, rec)
         own, opp = self._pass_reaches(trav, kind, reaches)
         if frontier is None and not self.frontier_leaves:
             batched = mode == kernel.MODE_CFR and self._rivers is not None

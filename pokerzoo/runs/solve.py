@@ -21,6 +21,7 @@ from typing import Any
 
 from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError
+from pokerzoo.public.backend import BACKENDS
 from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments
 
 SMALL_GAMES = ("kuhn_poker", "leduc_holdem")
@@ -65,6 +66,12 @@ def add_solve_flags(parser: argparse.ArgumentParser) -> None:
                              f"once (default: the cores this process may use, here "
                              f"{default_threads()}; --threads 1 for one; the results are the "
                              "same bits on any number)")
+    parser.add_argument("--backend", choices=BACKENDS, default="numba",
+                        help="what runs the passes: numba (the compiled sweep, default) or "
+                             "torch (batched tensor ops, the torch extra: f32 storage, no "
+                             "locks, one solver thread)")
+    parser.add_argument("--device", default="cpu",
+                        help="the torch backend's device: cpu (default), cuda or cuda:N")
     parser.add_argument("--json", default=None, metavar="OUT.json",
                         help="write the results as JSON to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -112,7 +119,10 @@ def solver_params(args: argparse.Namespace) -> dict[str, Any]:
     return {"algorithm": args.algorithm, "storage": args.storage,
             "restart_limit": args.restart_limit,
             "max_memory_bytes": int(args.max_memory_gb * 2**30),
-            "threads": default_threads() if args.threads is None else args.threads}
+            "backend": args.backend, "device": args.device,
+            # The torch backend runs one solver thread (torch's own threads run its ops).
+            "threads": args.threads if args.threads is not None
+            else 1 if args.backend == "torch" else default_threads()}
 
 
 def say(message: str, quiet: bool) -> None:
@@ -242,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
 
     check_spot_args(args)
+    if args.save is not None and args.backend == "torch" and args.device != "cpu":
+        raise ConfigError(f"--save writes the storage from the host; on --device {args.device} "
+                          "it stays on the GPU: save a --device cpu solve")
     if args.spot is not None:
         with progress_bar(args.iterations, args.quiet) as progress:
             report = solve_spot_report(args, solver_params(args), progress)

@@ -16,6 +16,7 @@ ENGINE_MODULES = (
     SOLVER,
     "pokerzoo/public/sweep_kernel.py",
     "pokerzoo/public/warm_start.py",
+    "pokerzoo/public/torch_backend.py",  # a backend: the kernel's mode codes and terminal kinds
     # The small games' dense terminal tables are evaluated by the kernel's own terminal call.
     "pokerzoo/public/small_games.py",
 )

@@ -146,3 +146,38 @@ def test_spot_decision_solves_on_all_the_cores(tmp_path: Path,
     assert evaluate.main([str(tmp_path), "--spot", str(RIVER), "--spot-decision", "check",
                           "--json"]) == 0
     assert seen["threads"] == len(os.sched_getaffinity(0))
+
+
+def test_the_torch_backend_solves_a_spot_as_numba_does(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from pokerzoo.public.results import load_solver
+
+    reports = {}
+    for backend in ("numba", "torch"):
+        out, save = tmp_path / f"{backend}.json", tmp_path / f"{backend}.ckpt"
+        assert main([str(RIVER), "--iterations", "3", "--check-every", "1", "--quiet",
+                     "--backend", backend, "--device", "cpu", "--json", str(out),
+                     "--save", str(save)]) == 0
+        reports[backend] = json.loads(out.read_text())
+    ours, theirs = reports["numba"], reports["torch"]
+    assert theirs["iterations"] == ours["iterations"] == 3
+    assert theirs["exploitability_pct_pot"] == pytest.approx(ours["exploitability_pct_pot"],
+                                                             rel=1e-6)
+    assert theirs["root_ev"] == pytest.approx(ours["root_ev"], rel=1e-6)
+    loaded = load_solver(tmp_path / "torch.ckpt")  # the saved storage is the live one
+    assert loaded.config.backend == "torch" and loaded.iterations == 3
+    assert loaded.exploitability_pct() == pytest.approx(ours["exploitability_pct_pot"],
+                                                        rel=1e-6)
+
+
+def test_torch_runs_one_solver_thread_by_default() -> None:
+    params = solver_params(build_parser().parse_args([str(RIVER), "--backend", "torch"]))
+    assert params["threads"] == 1 and params["backend"] == "torch"
+    assert params["device"] == "cpu"
+
+
+def test_saving_a_gpu_solve_is_one_line(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    line = _one_error_line([str(RIVER), "--backend", "torch", "--device", "cuda",
+                            "--save", str(tmp_path / "solved.ckpt")], capsys)
+    assert "save a --device cpu solve" in line
