@@ -21,7 +21,7 @@ The variants (``ALGORITHMS``):
   Discounted Regret Minimization", AAAI 2019, arXiv:1809.04040): DCFR with
   alpha = beta = gamma = 1, i.e. iteration ``t``'s regret and strategy weigh ``t``.
 * ``"dcfr"``: DCFR of the same paper, ``(alpha, beta, gamma)`` (1.5, 0, 2 by default).
-* ``"postflop"``: postflop-solver's preset: DCFR (1.5, 0.5) on the regrets, the strategy
+* ``"postflop"``: postflop-solver's preset: DCFR (1.5, 0) on the regrets, the strategy
   sums discounted by ``(u / (u + 1))^3`` with ``u`` the iterations since the last power of 4
   (a restart of the average, capped at ``restart_limit``'s).
 * ``"pcfr+"``: predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via
@@ -81,7 +81,7 @@ REGRETS_KEPT = 0
 REGRETS_DCFR = 1
 """DCFR's ``s^alpha / (s^alpha + 1)`` and ``s^beta / (s^beta + 1)``, ``s = t - 1``."""
 REGRETS_POSTFLOP = 2
-"""postflop-solver's: DCFR (1.5, 0.5) one iteration later (it counts from 0)."""
+"""postflop-solver's: DCFR's factors one iteration behind (it counts from 0)."""
 
 # How the strategy-sum scalars follow t.
 SUMS_POWER = 0
@@ -149,7 +149,8 @@ def rule(algorithm: str, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2
         return custom_rule(floor=False, discount=(alpha, beta, gamma))
     if algorithm == "pcfr+":
         return custom_rule(floor=True, averaging_power=averaging_power)
-    return Rule(REGRETS_POSTFLOP, 1.5, 0.5, False, SUMS_POSTFLOP, 3.0, 0.0, restart_limit)
+    # DCFR (1.5, 0) on the regrets (beta = 0 halves negative regrets), gamma 3 on the sums.
+    return Rule(REGRETS_POSTFLOP, 1.5, 0.0, False, SUMS_POSTFLOP, 3.0, 0.0, restart_limit)
 
 
 def custom_rule(*, floor: bool, discount: tuple[float, float, float] | None = None,
@@ -245,29 +246,25 @@ def _row(t, regrets, alpha, beta, floor, sums, gamma, power, restart_limit):
     rule's fields (every formula of the schedule is here, once)."""
     pos = 1.0
     neg = 1.0
-    if regrets == REGRETS_DCFR:
-        # What was accumulated over iterations 1 .. t - 1 is discounted at iteration t.
-        s = float(t - 1)
+    if regrets != REGRETS_KEPT:
+        # DCFR discounts at iteration t what iterations 1 .. t - 1 accumulated, by s = t - 1;
+        # postflop-solver counts iterations from 0 and discounts by its count minus one.
+        s = float(t - 1) if regrets == REGRETS_DCFR else float(max(t - 2, 0))
         pos = s**alpha / (s**alpha + 1.0)
         neg = s**beta / (s**beta + 1.0)
-    elif regrets == REGRETS_POSTFLOP:
-        # postflop-solver counts iterations from 0 and discounts by its own count minus one.
-        s = float(max(t - 2, 0))
-        pos = s**alpha / (s**alpha + 1.0)
-        neg = beta
     sum_discount = 1.0
     sum_weight = 1.0
     if sums == SUMS_POWER:
         sum_weight = float(t) ** power
-    elif sums == SUMS_DCFR:
-        s = float(t - 1)
-        sum_discount = (s / t) ** gamma
     else:
-        i = t - 1
-        lower = _last_power_of_4(i)
-        if restart_limit:
-            lower = min(lower, _last_power_of_4(restart_limit))
-        u = float(i - lower)
+        # The sums are discounted by (u / (u + 1))^gamma: u = t - 1 for DCFR, postflop-solver's
+        # iterations since the last restart of its average.
+        u = float(t - 1)
+        if sums == SUMS_POSTFLOP:
+            lower = _last_power_of_4(t - 1)
+            if restart_limit:
+                lower = min(lower, _last_power_of_4(restart_limit))
+            u = float(t - 1 - lower)
         sum_discount = (u / (u + 1.0)) ** gamma
     return pos, neg, floor, sum_discount, sum_weight
 
