@@ -210,6 +210,7 @@ _TABLE = (
     _cfr("cfr+", "CFR+: regret matching+, linear averaging (Tammelin 2014)"),
     _cfr("lcfr", "linear CFR (Brown & Sandholm 2019)"),
     _cfr("dcfr", "discounted CFR, alpha=1.5 beta=0 gamma=2 (Brown & Sandholm 2019)"),
+    _cfr("pcfr+", "predictive CFR+, quadratic averaging (Farina, Kroer & Sandholm 2021)"),
     _mccfr("mccfr-os",
            "outcome-sampling MCCFR, epsilon-greedy exploration 0.6 (Lanctot et al. 2009)",
            "aec_outcome:AECOutcomeMCCFR"),

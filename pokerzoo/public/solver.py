@@ -46,7 +46,7 @@ from pokerzoo.public.holdem_terminal import NUM_CARDS, empty_tables, holdem_term
 from pokerzoo.public.tree import CHANCE, DECISION, CompiledTerminals, PublicTree
 from pokerzoo.schedule import NO_UPDATE, Discounts
 
-ALGORITHMS = ("cfr+", "dcfr", "postflop")
+ALGORITHMS = schedule.ALGORITHMS
 STORAGES = ("f32", "compressed")
 NODE_BYTES = 71
 """Bytes per node of a built tree's arrays (kind 1, player 1, parent 4, depth 2, links 8,

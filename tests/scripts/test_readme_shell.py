@@ -280,10 +280,10 @@ def test_help_lists_agent_hyperparameters_and_budgets() -> None:
     assert result.returncode == 0, result.stderr
     text = result.stdout
     # Each family, its default budget in its units, each field with its doc and presets.
-    assert "cfr, cfr+, dcfr, lcfr (default budget 20,000 iterations" in text
+    assert "cfr, cfr+, dcfr, lcfr, pcfr+ (default budget 20,000 iterations" in text
     assert "nfsp, nfsp-per, nfsp-plt (default budget 1,000,000 episodes" in text
     assert "mccfr-es 1,000,000" in text
-    assert "regret_matching_plus = False [cfr+: True]" in text
+    assert "regret_matching_plus = False [cfr+: True; pcfr+: True]" in text
     assert "Clip cumulative regrets at zero after every update" in text
     assert "prioritized.eps (or per_eps) = 1e-06" in text
     assert "(with best_response=uct)" in text

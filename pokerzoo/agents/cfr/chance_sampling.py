@@ -35,10 +35,14 @@ from collections.abc import Callable, Hashable
 import numba
 import numpy as np
 
+from pokerzoo import schedule
 from pokerzoo.agents.base import check_units
 from pokerzoo.games.base import CHANCE, TERMINAL, Game, State
 from pokerzoo.tree.game_tree import GameTree, build
 from pokerzoo.tree.tabular_policy import TabularPolicy
+
+LINEAR_AVERAGING = schedule.custom_rule(floor=False, averaging_power=1.0)
+"""The schedule of RLCard's CFR: regrets kept as they are, iteration t weighing t."""
 
 
 def observation_key(state: State, player: int) -> Hashable:
@@ -114,7 +118,9 @@ class ChanceSamplingCFR:
             return
         t = self.tree
         deals = self.rng.random((n, t.num_players, self._depth))
-        _iterate(deals, self.iteration, t.player, t.infoset, t.action, t.chance_prob, t.utilities,
+        # RLCard's CFR: vanilla regrets, iteration t weighing t in the average.
+        weights = schedule.rule_table(LINEAR_AVERAGING, self.iteration + 1, n)[:, 4]
+        _iterate(deals, weights, t.player, t.infoset, t.action, t.chance_prob, t.utilities,
                  t.first_child, t.num_children, t.infoset_mask, self.groups, self._chance_index,
                  self.regrets, self.average, *self._work)
         self.iteration += n
@@ -136,7 +142,7 @@ class ChanceSamplingCFR:
 
 
 @numba.njit(cache=True)
-def _iterate(deals, start, player, infoset, action, chance_prob, utilities, first_child,
+def _iterate(deals, sum_weights, player, infoset, action, chance_prob, utilities, first_child,
              num_children, infoset_mask, groups, chance_index, regrets, average,
              order, stack, chosen, reach_own, reach_other, values):
     num_groups, num_actions = regrets.shape
@@ -144,7 +150,7 @@ def _iterate(deals, start, player, infoset, action, chance_prob, utilities, firs
     sigma = np.empty((num_groups, num_actions))
     probs = np.empty(num_actions)
     for it in range(deals.shape[0]):
-        t = start + it + 1
+        weight = sum_weights[it]
         # This iteration's policy: regret matching over every action (as RLCard).
         for g in range(num_groups):
             total = 0.0
@@ -210,7 +216,7 @@ def _iterate(deals, start, player, infoset, action, chance_prob, utilities, firs
                     for c in range(c0, c0 + nc):
                         a = action[c]
                         regrets[g, a] += reach_other[node] * (values[c] - v)
-                        average[g, a] += t * reach_own[node] * probs[a]
+                        average[g, a] += weight * reach_own[node] * probs[a]
                 values[node] = v
 
 

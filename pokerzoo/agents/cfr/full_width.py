@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from pokerzoo import schedule
 from pokerzoo.agents.base import check_units
 from pokerzoo.agents.cfr.kernels import kernel_arrays, run_iterations, with_payoffs
 from pokerzoo.agents.tabular import TabularSolver, config_from_params
-from pokerzoo.config import normalise, with_overrides
+from pokerzoo.config import check, normalise, with_overrides
 from pokerzoo.entry_points import unknown_name
 from pokerzoo.games.base import ConfigError, Game
 from pokerzoo.tree.game_tree import GameTree
@@ -40,7 +41,15 @@ class CFRConfig:
     regret_matching_plus: bool = False
     """Clip cumulative regrets at zero after every update (CFR+, Tammelin 2014)."""
     linear_averaging: bool = False
-    """Weight iteration t's contribution to the average strategy by t (CFR+, linear CFR)."""
+    """Weight iteration t's contribution to the average strategy by ``t^averaging_power``
+    (CFR+: t)."""
+    averaging_power: float = 1.0
+    """The power of t in iteration t's weight under ``linear_averaging`` (1: linear, as CFR+;
+    2: quadratic, as PCFR+)."""
+    predictive: bool = False
+    """Match the next strategy on the regrets plus predicted regrets: those of this
+    iteration's values, the prediction of the next ones (predictive CFR+ with
+    ``regret_matching_plus``; Farina, Kroer and Sandholm, AAAI 2021, arXiv:2007.14358)."""
     discount: tuple[float, float, float] | None = None
     """DCFR's (alpha, beta, gamma) (Brown & Sandholm 2019); ``None`` for no discounting."""
     oracle: bool = False
@@ -54,6 +63,10 @@ class CFRConfig:
                 raise ConfigError(f"discount must be (alpha, beta, gamma), got {self.discount!r}")
             if self.linear_averaging:
                 raise ConfigError("discount and linear_averaging both weight the average")
+        check(self.averaging_power >= 0.0, "averaging_power", ">= 0", self.averaging_power)
+        if self.averaging_power != 1.0 and not self.linear_averaging:
+            raise ConfigError(f"averaging_power={self.averaging_power} weights the average only "
+                              "with linear_averaging=True")
 
     @classmethod
     def from_params(cls, **params: Any) -> CFRConfig:
@@ -66,6 +79,9 @@ CFR_PRESETS: dict[str, CFRConfig] = {
     # Linear CFR (Brown & Sandholm 2019) is DCFR with alpha = beta = gamma = 1.
     "lcfr": CFRConfig(discount=(1.0, 1.0, 1.0)),
     "dcfr": CFRConfig(discount=(1.5, 0.0, 2.0)),
+    # Predictive CFR+ with quadratic averaging, the choice of Farina, Kroer and Sandholm (2021).
+    "pcfr+": CFRConfig(regret_matching_plus=True, linear_averaging=True, averaging_power=2.0,
+                       predictive=True),
 }
 
 
@@ -104,6 +120,9 @@ class CFRSolver(TabularSolver):
         self._kernel_arrays = kernel_arrays(self.sequence_form, mask)
         self._x = np.zeros(self.sequence_form.num_sequences)
         self._q = np.zeros(self.sequence_form.num_sequences)
+        # PCFR+'s scratch (zero between iterations, so not saved in checkpoints).
+        self._predicted = np.zeros(self.sequence_form.num_sequences if self.config.predictive
+                                   else 0)
         self._prune_below = 0.0
 
     def use_payoffs(
@@ -153,12 +172,14 @@ class CFRSolver(TabularSolver):
         if n == 0:
             return
         cfg = self.config
-        alpha, beta, gamma = cfg.discount if cfg.discount is not None else (0.0, 0.0, 0.0)
+        rule = schedule.custom_rule(
+            floor=cfg.regret_matching_plus, discount=cfg.discount,
+            averaging_power=cfg.averaging_power if cfg.linear_averaging else 0.0,
+        )
         run_iterations(
             self._kernel_arrays, self.regrets, self.strategy_sum, self._sigma.reshape(-1),
-            self._x, self._q, self._iteration + 1, n, cfg.alternating_updates,
-            cfg.regret_matching_plus, cfg.linear_averaging, alpha, beta, gamma,
-            cfg.discount is not None, self._prune_below,
+            self._x, self._q, schedule.rule_table(rule, self._iteration + 1, n),
+            cfg.alternating_updates, self._predicted, self._prune_below,
         )
         self._iteration += n
 

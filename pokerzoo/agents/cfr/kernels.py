@@ -9,8 +9,11 @@ matching at once. This is the same arithmetic as the textbook sweep over histori
 order; it reads each terminal once and touches no inner history at all, which is why it runs
 several times faster on poker trees (``bench/bench_tree.py``).
 
-Every member of the CFR family (vanilla, CFR+, linear CFR, DCFR; alternating or simultaneous
-updates) is this kernel with different scalars per iteration, so there is one loop to make fast.
+Every member of the CFR family (vanilla, CFR+, linear CFR, DCFR, predictive CFR+; alternating
+or simultaneous updates) is this kernel with different scalars per iteration, taken from the
+schedule (``pokerzoo.schedule``, one row of its table per iteration), so there is one loop to
+make fast. Predictive CFR+ adds one inline step (``_match_predicted``): the next strategy is
+matched on the regret plus a predicted regret, not on the regret alone.
 
 ``run_iterations`` is not cached (``cache=True``): it calls ``fill_realization``, which lives in
 ``pokerzoo.tree.sequence_form`` because exact best responses use it too, and numba's cache of a
@@ -90,13 +93,15 @@ def _payoffs_many_players(p, sequences, coef, x, q):
 @numba.njit(cache=True)
 def _bottom_up_update(
     infosets, parent_sequence, infoset_mask, inv_legal, q, x, regrets, strategy_sum, sigma,
-    pos_discount, neg_discount, rm_plus, avg_discount, avg_weight,
+    pos_discount, neg_discount, rm_plus, avg_discount, avg_weight, predictive, predicted,
 ):
     """Children before parents: finish ``q(I, .)``, pass ``w(I)`` up, update ``I``'s regrets,
     average strategy and (regret matching) ``sigma``; leaves ``q`` of these infosets zeroed.
 
     ``sigma(I)`` changes only after ``w(I)`` has been passed up, and a parent reads only its
-    own row, so the whole pass sees the strategy of this iteration.
+    own row, so the whole pass sees the strategy of this iteration. With ``predictive``
+    (PCFR+) the new ``sigma(I)`` comes from ``_match_predicted`` (``predicted``: its scratch
+    array, indexed by sequence, zero between calls).
     """
     num_actions = regrets.shape[1]
     for k in range(infosets.shape[0] - 1, -1, -1):
@@ -105,8 +110,9 @@ def _bottom_up_update(
         w = 0.0
         for a in range(num_actions):
             w += sigma[row + a] * q[row + a]
-        q[parent_sequence[iset]] += w
-        reach = x[parent_sequence[iset]]
+        parent = parent_sequence[iset]
+        q[parent] += w
+        reach = x[parent]
         total = 0.0
         for a in range(num_actions):
             if not infoset_mask[iset, a]:
@@ -122,8 +128,12 @@ def _bottom_up_update(
             strategy_sum[iset, a] = (
                 strategy_sum[iset, a] * avg_discount + avg_weight * reach * sigma[row + a]
             )
-            q[row + a] = 0.0
-        if total > 0:
+            if not predictive:
+                q[row + a] = 0.0
+        if predictive:
+            _match_predicted(iset, row, parent, infoset_mask, inv_legal, q, predicted, regrets,
+                             sigma, w)
+        elif total > 0:
             for a in range(num_actions):
                 r = regrets[iset, a]
                 sigma[row + a] = r / total if r > 0 else 0.0
@@ -132,19 +142,61 @@ def _bottom_up_update(
                 sigma[row + a] = inv_legal[iset] if infoset_mask[iset, a] else 0.0
 
 
+@numba.njit(cache=True)
+def _match_predicted(iset, row, parent, infoset_mask, inv_legal, q, predicted, regrets, sigma,
+                     w):
+    """PCFR+'s new ``sigma(I)``: regret matching on ``R(I) + m(I)``, leaving ``q`` and
+    ``predicted`` of ``I``'s sequences zeroed.
+
+    The prediction of the next values is this iteration's, so ``m(I, a)`` is the regret of
+    ``a`` against the strategy just played at ``I`` when the values of ``a``'s subtree are
+    this iteration's payoffs under the subtree's *next* strategy (already matched: children
+    come first). ``predicted[s]`` collects, per sequence, how much those predicted subtree
+    values exceed the played ones; ``I`` passes its own excess up to its parent sequence
+    (Farina, Kroer and Sandholm, AAAI 2021, arXiv:2007.14358: predictive regret matching+
+    at every decision point, the predictions composed through the tree).
+    """
+    num_actions = regrets.shape[1]
+    played = 0.0
+    for a in range(num_actions):
+        value = q[row + a] + predicted[row + a]
+        predicted[row + a] = value
+        played += sigma[row + a] * value
+    total = 0.0
+    for a in range(num_actions):
+        if infoset_mask[iset, a]:
+            target = regrets[iset, a] + predicted[row + a] - played
+            q[row + a] = target  # q(I, a) is spent: it holds what is matched
+            if target > 0:
+                total += target
+    following = 0.0
+    for a in range(num_actions):
+        if total > 0:
+            p = q[row + a] / total if q[row + a] > 0 else 0.0
+        else:
+            p = inv_legal[iset] if infoset_mask[iset, a] else 0.0
+        sigma[row + a] = p
+        following += p * predicted[row + a]
+        q[row + a] = 0.0
+        predicted[row + a] = 0.0
+    predicted[parent] += following - w
+
+
 @numba.njit
 def run_iterations(
-    arrays, regrets, strategy_sum, sigma, x, q,
-    first_iteration, num_iterations, alternating, rm_plus, linear_averaging,
-    alpha, beta, gamma, discounted, prune_below=0.0,
+    arrays, regrets, strategy_sum, sigma, x, q, schedule, alternating, predicted,
+    prune_below=0.0,
 ):
-    """Run ``num_iterations`` CFR-family iterations in place; iterations count from 1.
+    """Run one CFR-family iteration per row of ``schedule`` in place.
 
     ``arrays`` is a ``CFRArrays``; ``sigma`` is the flat current strategy, ``x``/``q`` scratch
-    arrays indexed by sequence.
-    Per iteration t: regrets are discounted (DCFR: positive by t^a/(t^a+1), negative by
-    t^b/(t^b+1); else unchanged) before adding the instantaneous regret; CFR+ clips them at 0;
-    the average strategy is weighted by t (linear averaging) or discounted by (t/(t+1))^g.
+    arrays indexed by sequence. ``schedule`` is ``[num_iterations, 5]``: each iteration's
+    ``(positive, negative, floor, sum_discount, sum_weight)`` (``pokerzoo.schedule``'s table):
+    regrets are scaled by ``positive`` / ``negative`` before the instantaneous regret is added,
+    floored at 0 if ``floor``; the strategy sums are scaled by ``sum_discount`` before
+    ``sum_weight`` times the reach-weighted strategy is added. ``predicted`` is empty, or for
+    PCFR+ a zeroed scratch array like ``q``: then the next strategy is matched on regret plus
+    a predicted regret (``_match_predicted``).
     With alternating updates each player's pass sees the others' newest strategy; with
     simultaneous updates every pass sees the strategy the iteration started with.
     ``prune_below`` (two players only) skips terminal entries whose chance-times-opponent
@@ -154,6 +206,7 @@ def run_iterations(
     parent_sequence, infoset_mask = arrays.parent_sequence, arrays.infoset_mask
     num_players = player_offsets.shape[0] - 1
     num_actions = regrets.shape[1]
+    predictive = predicted.shape[0] > 0
     empty = x.shape[0] - 1
     x[empty] = 1.0
     q[empty] = 0.0
@@ -162,21 +215,12 @@ def run_iterations(
             player_infosets[player_offsets[r] : player_offsets[r + 1]], parent_sequence, sigma,
             num_actions, x,
         )
-    for t in range(first_iteration, first_iteration + num_iterations):
-        pos_d = 1.0
-        neg_d = 1.0
-        avg_d = 1.0
-        avg_w = 1.0
-        if discounted:
-            # DCFR discounts what was accumulated over iterations 1..t-1 at iteration t.
-            # (At t = 1 nothing has accumulated, so the factors do not matter.)
-            tm = float(t - 1)
-            if tm > 0:
-                pos_d = tm**alpha / (tm**alpha + 1.0)
-                neg_d = tm**beta / (tm**beta + 1.0)
-                avg_d = (tm / (tm + 1.0)) ** gamma
-        if linear_averaging:
-            avg_w = float(t)
+    for k in range(schedule.shape[0]):
+        pos_d = schedule[k, 0]
+        neg_d = schedule[k, 1]
+        rm_plus = schedule[k, 2] != 0.0
+        avg_d = schedule[k, 3]
+        avg_w = schedule[k, 4]
         for p in range(num_players):
             if num_players == 2:
                 _payoffs_two_players(
@@ -188,9 +232,11 @@ def run_iterations(
             infosets = player_infosets[player_offsets[p] : player_offsets[p + 1]]
             _bottom_up_update(
                 infosets, parent_sequence, infoset_mask, arrays.inv_legal, q, x, regrets,
-                strategy_sum, sigma, pos_d, neg_d, rm_plus, avg_d, avg_w,
+                strategy_sum, sigma, pos_d, neg_d, rm_plus, avg_d, avg_w, predictive, predicted,
             )
             q[empty] = 0.0  # the root's value, which no regret needs
+            if predictive:
+                predicted[empty] = 0.0
             if alternating:
                 fill_realization(infosets, parent_sequence, sigma, num_actions, x)
         if not alternating:

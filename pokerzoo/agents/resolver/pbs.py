@@ -45,8 +45,8 @@ from pokerzoo.public.small_games import (
     policy_blocks,
     public_game_tree,
 )
-from pokerzoo.public.solver import SolverConfig, discounts
 from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
+from pokerzoo.schedule import schedule_table
 
 LEAF_KINDS = ("round_end", "all")
 """Which public nodes are leaf states: ``"round_end"`` the public chance nodes (a betting round
@@ -159,8 +159,7 @@ class LeafStates:
                               "value network at a depth limit needs a game with rounds (Leduc)")
         self.nodes = chance if leaves == "round_end" else np.flatnonzero(tree.kind <= CHANCE)
         self.iterations = iterations
-        self._scalars = np.array([discounts(SolverConfig(algorithm="dcfr"), t)
-                                  for t in range(1, iterations + 1)], dtype=np.float64)
+        self._scalars = schedule_table("dcfr", 1, iterations)
         sizes = sorted({int((row >= 0).sum()) for row in np.asarray(tree.boards)})
         self.spec = FeatureSpec(tree.num_cards, tuple(sizes), float(np.max(tree.pot)))
         self._order = [self._strength_order(p) for p in (0, 1)]
@@ -329,8 +328,7 @@ def solver_reaches(states: LeafStates, snapshots: Sequence[int] = (1, 2, 4, 8, 1
     marks = sorted(set(int(x) for x in snapshots))
     if not marks or marks[0] < 1:
         raise ConfigError(f"snapshots must be iterations >= 1, not {list(snapshots)}")
-    scalars = np.array([discounts(SolverConfig(algorithm="dcfr"), t)
-                        for t in range(1, marks[-1] + 1)], dtype=np.float64)
+    scalars = schedule_table("dcfr", 1, marks[-1])
     snapshot = np.full(marks[-1], -1, dtype=np.int64)
     snapshot[np.asarray(marks) - 1] = np.arange(len(marks))
     width = max(tree.num_hands(0), tree.num_hands(1))

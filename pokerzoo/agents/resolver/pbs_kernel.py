@@ -7,7 +7,7 @@ the passes plain loops: node ids grow from parent to child (``pokerzoo.public.tr
 reaches flow forward over a subtree's ids in increasing order and values flow back in
 decreasing order. Regrets and strategy sums are kept per child node (the edge into it), for
 the acting player's hands. Alternating updates, DCFR's discounts per iteration
-(``pokerzoo.public.solver.discounts``); chance weights enter on the way back, card removal as
+(``pokerzoo.schedule.schedule_table``); chance weights enter on the way back, card removal as
 in the engine's sweep (a hand holding a dealt card gets no reach and no value there).
 
 ``solve`` returns, per state, each player's best-response values to the other's average
