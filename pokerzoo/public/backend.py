@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from pokerzoo import schedule
 from pokerzoo.errors import ConfigError
 from pokerzoo.schedule import Discounts
 
@@ -85,7 +86,7 @@ class BackendSupport:
 
 
 NUMBA_SUPPORT = BackendSupport(
-    name="numba", algorithms=("cfr+", "dcfr", "postflop"), storages=("f32", "compressed"),
+    name="numba", algorithms=schedule.ALGORITHMS, storages=("f32", "compressed"),
     devices=("cpu",), terminals=None, locks=True, isomorphism=True, max_threads=256,
     record=True, frontier=True,
 )

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
+from pokerzoo import schedule
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.public.backend import BackendSupport, Recorded
 from pokerzoo.public.holdem_terminal import hand_strengths, same_combo_index
@@ -50,7 +51,9 @@ if TYPE_CHECKING:
     from pokerzoo.public.solver import SolverConfig
 
 TORCH_SUPPORT = BackendSupport(
-    name="torch", algorithms=("cfr+", "dcfr", "postflop"), storages=("f32",),
+    name="torch",
+    algorithms=tuple(a for a in schedule.ALGORITHMS if not schedule.predictive(a)),
+    storages=("f32",),
     devices=("cpu", "cuda"), terminals=("DenseTerminals", "HoldemTerminals"), locks=False,
     isomorphism=True, max_threads=1, record=True, frontier=False,
 )
