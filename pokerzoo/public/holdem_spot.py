@@ -62,7 +62,6 @@ from pokerzoo.public.ranges import (
 from pokerzoo.public.tree import BOARD_SLOTS, CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 from pokerzoo.public.tree_builder import (
     PublicTreeBuilder,
-    TreeArrays,
     expand_templates,
     first_seen,
     iso_arrays,
@@ -518,10 +517,12 @@ class _Boards:
 
 
 def _spot_arrays(spot: HoldemSpot, hands: Sequence[np.ndarray], num_nodes: int,
-                 terminals: HoldemTerminals) -> TreeArrays:
-    """The laid-out node arrays of a spot's tree (``expand_templates`` over the betting
-    graph and the boards), the showdown boards registered with ``terminals`` in the order a
-    recursive walk meets them (the order of its saved tables)."""
+                 terminals: HoldemTerminals
+                 ) -> tuple[dict[str, np.ndarray], tuple[str, ...], dict[str, Any]]:
+    """The laid-out node arrays of a spot's tree, its labels and isomorphism arrays
+    (``expand_templates`` over the betting graph and the boards), the showdown boards
+    registered with ``terminals`` in the order a recursive walk meets them (the order of its
+    saved tables)."""
     graph = _Templates(spot)
     root = graph.decision(spot._parsed["root"])
     deals = _Boards.of(spot, hands)
@@ -574,17 +575,16 @@ def _spot_arrays(spot: HoldemSpot, hands: Sequence[np.ndarray], num_nodes: int,
     chance_weight[dealt] = np.array(graph.weight, dtype=np.float64)[g_of[parent[dealt]]]
     sizes = [h.shape[0] for h in hands]
     g_contrib = np.array(graph.contrib, dtype=np.float64).reshape(-1, 2)
-    return TreeArrays(
+    nodes = dict(
         kind=kind, player=np.array(graph.player, dtype=np.int8)[g_of], parent=parent,
         depth=depth, first_child=first_child, num_children=num_children,
         action_label=action_label, pot=np.array(graph.pot, dtype=np.float64)[g_of],
         contrib=g_contrib[g_of], board=board_index, boards=board_table,
         chance_card=chance_card, chance_weight=chance_weight,
         folder=np.array(graph.folder, dtype=np.int8)[g_of], terminal_data=terminal_data,
-        labels=tuple(names[int(c)] for c in label_codes),
-        iso=iso_arrays(iso_count, deals.iso_card[rows], deals.pairs, deals.iso_pair[rows],
-                       sizes),
     )
+    iso = iso_arrays(iso_count, deals.iso_card[rows], deals.pairs, deals.iso_pair[rows], sizes)
+    return nodes, tuple(names[int(c)] for c in label_codes), iso
 
 
 class _CountPastLimit(Exception):
@@ -690,7 +690,7 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     builder = PublicTreeBuilder(hands, reach, num_cards=52,
                                 starting_pot=float(spot.starting_pot), hand_names=names)
     terminals = HoldemTerminals((hands[0], hands[1]))
-    tree = builder.build_laid_out(_spot_arrays(spot, hands, num_nodes, terminals), terminals)
+    tree = builder.build_laid_out(*_spot_arrays(spot, hands, num_nodes, terminals), terminals)
     terminals.attach(tree)
     terminals.spot = spot.to_dict()
     return tree

@@ -245,7 +245,7 @@ class PublicTreeBuilder:
         iso = iso_arrays(np.array([len(x.iso) for x in nodes], dtype=np.int16),
                          np.array([row[0] for row in rows], dtype=np.int16), pairs,
                          np.arange(len(rows)), sizes)
-        arrays = TreeArrays(
+        arrays: dict[str, np.ndarray] = dict(
             kind=np.array([x.kind for x in nodes], dtype=np.int8),
             player=np.array([x.player for x in nodes], dtype=np.int8),
             parent=parent, depth=depth,
@@ -259,17 +259,17 @@ class PublicTreeBuilder:
             chance_weight=np.array([x.weight for x in nodes], dtype=np.float64),
             folder=np.array([x.folder for x in nodes], dtype=np.int8),
             terminal_data=np.array([x.data for x in nodes], dtype=np.int32),
-            labels=tuple(labels), iso=iso,
         )
-        return self.build_laid_out(arrays, terminals)
+        return self.build_laid_out(arrays, tuple(labels), iso, terminals)
 
-    def build_laid_out(self, arrays: TreeArrays,
+    def build_laid_out(self, nodes: dict[str, np.ndarray], labels: tuple[str, ...],
+                       iso: dict[str, Any],
                        terminals: TerminalValues | None = None) -> PublicTree:
         """The tree of node arrays already laid out as ``build`` lays them out (what
-        :func:`expand_templates` gives), with this builder's hands, ranges and names; no node
-        need have been added."""
-        return assemble_tree(arrays, self._hands, self._reach, self._names, self._num_cards,
-                             self._starting_pot, terminals)
+        :func:`expand_templates` gives; see :func:`assemble_tree`), with this builder's
+        hands, ranges and names; no node need have been added."""
+        return assemble_tree(nodes, labels, iso, self._hands, self._reach, self._names,
+                             self._num_cards, self._starting_pot, terminals)
 
 
 def iso_index_dtype(sizes: Sequence[int]) -> type[np.integer[Any]]:
@@ -300,38 +300,15 @@ def iso_arrays(counts: np.ndarray, cards: np.ndarray, pairs: np.ndarray,
     }
 
 
-@dataclass(slots=True)
-class TreeArrays:
-    """A laid-out tree's node arrays before the storage offsets and the narrowing of
-    :func:`assemble_tree` (the fields of :class:`~pokerzoo.public.tree.PublicTree`)."""
-
-    kind: np.ndarray
-    player: np.ndarray
-    parent: np.ndarray
-    depth: np.ndarray
-    first_child: np.ndarray
-    num_children: np.ndarray
-    action_label: np.ndarray
-    pot: np.ndarray
-    contrib: np.ndarray
-    board: np.ndarray
-    boards: np.ndarray
-    chance_card: np.ndarray
-    chance_weight: np.ndarray
-    folder: np.ndarray
-    terminal_data: np.ndarray
-    labels: tuple[str, ...]
-    iso: dict[str, Any]
-
-
 def assemble_tree(
-    arrays: TreeArrays, hands: Sequence[np.ndarray], reach: Sequence[np.ndarray],
-    names: Sequence[Sequence[str]], num_cards: int, starting_pot: float,
-    terminals: TerminalValues | None,
+    nodes: dict[str, np.ndarray], labels: tuple[str, ...], iso: dict[str, Any],
+    hands: Sequence[np.ndarray], reach: Sequence[np.ndarray], names: Sequence[Sequence[str]],
+    num_cards: int, starting_pot: float, terminals: TerminalValues | None,
 ) -> PublicTree:
-    """The :class:`~pokerzoo.public.tree.PublicTree` of laid-out node arrays: the storage
-    offsets of the decisions (in node order) and the narrow dtypes where values fit."""
-    kind, player, num_children = arrays.kind, arrays.player, arrays.num_children
+    """The :class:`~pokerzoo.public.tree.PublicTree` of laid-out node arrays (``nodes``: its
+    per-node fields but ``offset``, by name; ``iso``: :func:`iso_arrays`): the storage offsets
+    of the decisions (in node order) and the narrow dtypes where values fit."""
+    kind, player, num_children = nodes["kind"], nodes["player"], nodes["num_children"]
     sizes = np.array([hands[0].shape[0], hands[1].shape[0]], dtype=np.int64)
     decisions = np.flatnonzero(kind == DECISION)
     blocks = num_children[decisions].astype(np.int64) * sizes[player[decisions]]
@@ -340,23 +317,17 @@ def assemble_tree(
     # int32 while the storage fits it (half the bytes), int64 past 2**31 entries.
     offset = np.full(kind.shape[0], -1, dtype=np.int32 if total < 2**31 else np.int64)
     offset[decisions] = ends - blocks
-    depth, label_index = arrays.depth, arrays.action_label
+    narrowed = dict(nodes, offset=offset)
     # Depths and label indices are small: int16 where they fit (2 MB less on the flop
     # benchmark, which the batched river pass's buffers use).
-    if depth.max(initial=0) < 2**15:
-        depth = depth.astype(np.int16)
-    if len(arrays.labels) < 2**15:
-        label_index = label_index.astype(np.int16)
+    if nodes["depth"].max(initial=0) < 2**15:
+        narrowed["depth"] = nodes["depth"].astype(np.int16)
+    if len(labels) < 2**15:
+        narrowed["action_label"] = nodes["action_label"].astype(np.int16)
+    frozen: dict[str, Any] = {name: _frozen(array) for name, array in narrowed.items()}
     return PublicTree(
-        kind=_frozen(kind), player=_frozen(player), parent=_frozen(arrays.parent),
-        depth=_frozen(depth), first_child=_frozen(arrays.first_child),
-        num_children=_frozen(num_children), action_label=_frozen(label_index),
-        pot=_frozen(arrays.pot), contrib=_frozen(arrays.contrib), board=_frozen(arrays.board),
-        boards=_frozen(arrays.boards), chance_card=_frozen(arrays.chance_card),
-        chance_weight=_frozen(arrays.chance_weight), folder=_frozen(arrays.folder),
-        terminal_data=_frozen(arrays.terminal_data), offset=_frozen(offset), **arrays.iso,
-        labels=arrays.labels, hands=tuple(_frozen(h) for h in hands),
-        initial_reach=tuple(_frozen(r) for r in reach),
+        **frozen, **iso, labels=labels,
+        hands=tuple(_frozen(h) for h in hands), initial_reach=tuple(_frozen(r) for r in reach),
         hand_names=tuple(tuple(n) for n in names), num_cards=num_cards,
         starting_pot=starting_pot, terminals=terminals,
     )
