@@ -591,22 +591,31 @@ def side_by_side(args: argparse.Namespace) -> None:
     spot = HoldemSpot.from_toml(SPOT)
     targets = sorted(args.side_targets, reverse=True)
     load_before = os.getloadavg()
+
+    def pokerzoo(threads: int, iterations: int, env: dict[str, str]) -> dict[str, Any]:
+        return run_child(
+            [sys.executable, str(Path(__file__).resolve()), "--pokerzoo-row", "--threads",
+             str(threads), "--check-every", str(args.check_every), "--side-max-iterations",
+             str(iterations), "--side-targets", *map(str, targets)], env)
+
     runs: list[tuple[str, int, dict[str, Any]]] = []
+    first: dict[int, float] = {}
     for threads in args.side_threads:
         env = {**os.environ, "RAYON_NUM_THREADS": str(threads),
                "NUMBA_NUM_THREADS": str(max(threads, 1))}
+        # One iteration first, untimed in the table: it fills numba's disk cache where it
+        # is cold (its seconds are the first run's), so the rows below are warm.
+        print(f"pokerzoo, {threads} thread(s), one iteration (numba's cache)", flush=True)
+        first[threads] = pokerzoo(threads, 1, env)["command_s"]
         print(f"postflop-solver, {threads} thread(s)", flush=True)
         runs.append(("postflop-solver", threads, run_child(
             [str(binary), *spot_arguments(spot, targets, args.check_every,
                                           args.side_max_iterations)], env)))
         print(f"pokerzoo, {threads} thread(s)", flush=True)
-        runs.append(("pokerzoo", threads, run_child(
-            [sys.executable, str(Path(__file__).resolve()), "--pokerzoo-row", "--threads",
-             str(threads), "--check-every", str(args.check_every), "--side-max-iterations",
-             str(args.side_max_iterations), "--side-targets", *map(str, targets)], env)))
+        runs.append(("pokerzoo", threads, pokerzoo(threads, args.side_max_iterations, env)))
     load_after = os.getloadavg()
     lines = side_section(checkout, where, cargo_s, spot, targets, args, runs,
-                         (load_before[0], load_after[0]))
+                         (load_before[0], load_after[0]), first)
     out = Path(args.out)
     old = out.read_text().splitlines() if out.exists() else ["# Hold'em subgame solving"]
     # The new section goes first below the title; everything else stays as history.
@@ -618,7 +627,7 @@ def side_by_side(args: argparse.Namespace) -> None:
 def side_section(checkout: Path, where: Path, cargo_s: float, spot: HoldemSpot,
                  targets: list[float], args: argparse.Namespace,
                  runs: list[tuple[str, int, dict[str, Any]]],
-                 load: tuple[float, float]) -> list[str]:
+                 load: tuple[float, float], first: dict[int, float]) -> list[str]:
     """The results file's section of a side-by-side run."""
     lock = where / "Cargo.lock"
     crates = []
@@ -656,7 +665,12 @@ def side_section(checkout: Path, where: Path, cargo_s: float, spot: HoldemSpot,
         "checks included. Tree build: postflop-solver's `ActionTree::new` and "
         "`PostFlopGame::with_config`; pokerzoo's `build_spot_tree`. Peak GB: the child's "
         "peak resident memory. Whole command: the child process from start to exit (pokerzoo's "
-        "imports, numba's cache loads and the final values included).",
+        "imports, numba's cache loads and the final values included). Before each thread "
+        "count's rows, a pokerzoo process ran one iteration to fill numba's disk cache: "
+        + ", ".join(f"{seconds:.1f} s on {threads} thread(s)" for threads, seconds in
+                    first.items())
+        + " for that whole command (a cold cache's compile where the cache was empty: run "
+        "with `NUMBA_CACHE_DIR` set to an empty folder for a cold first run).",
         "",
     ]
 
