@@ -576,10 +576,13 @@ def _spot_arrays(spot: HoldemSpot, hands: Sequence[np.ndarray], num_nodes: int,
     sizes = [h.shape[0] for h in hands]
     g_contrib = np.array(graph.contrib, dtype=np.float64).reshape(-1, 2)
     nodes = dict(
-        kind=kind, player=np.array(graph.player, dtype=np.int8)[g_of], parent=parent,
-        depth=depth, first_child=first_child, num_children=num_children,
-        action_label=action_label, pot=np.array(graph.pot, dtype=np.float64)[g_of],
-        contrib=g_contrib[g_of], board=board_index, boards=board_table,
+        kind=kind, player=np.array(graph.player, dtype=np.int8)[g_of],
+        # Copies: arrays numba allocated have no ndarray base, which the solver's memory
+        # count (solver.tree_memory) reads.
+        parent=parent.copy(), depth=depth.copy(), first_child=first_child.copy(),
+        num_children=num_children.copy(), action_label=action_label,
+        pot=np.array(graph.pot, dtype=np.float64)[g_of], contrib=g_contrib[g_of],
+        board=board_index.copy(), boards=board_table,
         chance_card=chance_card, chance_weight=chance_weight,
         folder=np.array(graph.folder, dtype=np.int8)[g_of], terminal_data=terminal_data,
     )
