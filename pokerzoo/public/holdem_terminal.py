@@ -607,7 +607,8 @@ class HoldemTerminals:
 
 
 __all__ = [
-    "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "card_sums", "chance_reach",
+    "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "board_strengths", "card_sums",
+    "chance_reach",
     "chance_weight", "fold_reach", "hand_strengths", "holdem_terminal_kernel", "same_combo_index",
     "showdown_sums", "showdown_values", "strength_order",
 ]  # fmt: skip
