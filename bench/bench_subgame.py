@@ -15,6 +15,32 @@ river spots.
 
     python bench/bench_subgame.py [--flop-seconds 900] [--threads 2] [--storage f32]
         [--out FILE] [--no-openspiel] [--no-small]
+
+**Beside postflop-solver in one run** (``--postflop-solver DIR``): builds postflop-solver
+(b-inary's Rust solver, AGPL-3.0; used as a library by our own driver
+``bench/postflop_solver/main.rs``, never copied into this repository) from a local checkout
+``DIR`` and runs it and pokerzoo, each as a child process, on the flop spot above, on 1 and 2
+threads (``--side-threads``), with postflop-solver's ``solve()`` cadence: the exploitability
+before the first iteration and after every 10th, up to 0.5 / 0.3 / 0.1% of the pot
+(``--side-targets``; the last one stops the solve). Each row: iterations, solve seconds
+(checks excluded) and CPU seconds to each target, wall seconds with the checks, tree build
+seconds, peak resident memory (the child's ``ru_maxrss``) and the whole command's seconds
+(start to exit, pokerzoo's imports and a warm numba cache included); the section is put at
+the top of ``--out`` below its title, the file's other sections kept as history.
+
+Getting and building the checkout: ``git clone https://github.com/b-inary/postflop-solver DIR``
+(any copy of its source will do). The harness writes a Cargo workspace into ``--cargo-dir``
+(default ``DIR/target/pokerzoo-bench``, inside the checkout's own ignored build folder): a
+manifest for the library over ``DIR/src`` (its ``rayon`` feature only, dependencies
+``once_cell``, ``regex``, ``rayon`` at any 1.x, so the bincode/zstd file I/O is left out) and
+one for the driver, then runs ``cargo build --release`` there with its output shown. Cargo
+fetches the crates from crates.io; offline, install Debian's ``librust-once-cell-dev
+librust-regex-dev librust-rayon-dev`` and pass ``--cargo-registry /usr/share/cargo/registry``
+(their directory registry; the build then runs ``--offline``). Lints are capped at warnings
+(newer compilers deny some patterns of that source).
+
+    python bench/bench_subgame.py --postflop-solver DIR [--cargo-registry REGISTRY]
+        [--side-threads 1 2] [--side-targets 0.5 0.3 0.1] [--out FILE]
 """
 
 from __future__ import annotations
@@ -23,15 +49,19 @@ import argparse
 import os
 import platform
 import resource
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import table  # noqa: E402
+from bench.common import code_version, library_versions, table  # noqa: E402
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.public.holdem_spot import (  # noqa: E402
     HoldemSpot,
@@ -228,6 +258,20 @@ def openspiel_lines(enabled: bool) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postflop-solver", metavar="DIR", default=None,
+                        help="run pokerzoo beside postflop-solver built from this checkout "
+                             "(see the module docstring) instead of the usual run")
+    parser.add_argument("--cargo-dir", default=None,
+                        help="where the Cargo workspace is written and built (default: "
+                             "DIR/target/pokerzoo-bench)")
+    parser.add_argument("--cargo-registry", default=None, metavar="REGISTRY",
+                        help="a directory registry of the crates (e.g. Debian's), built "
+                             "--offline")
+    parser.add_argument("--side-threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--side-targets", type=float, nargs="+", default=list(TARGETS),
+                        help="%% of the pot; the last one stops each solve")
+    parser.add_argument("--side-max-iterations", type=int, default=1000)
+    parser.add_argument("--pokerzoo-row", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--flop-seconds", type=float, default=900.0)
     parser.add_argument("--small-seconds", type=float, default=300.0)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "subgame.md"))
@@ -251,6 +295,13 @@ def main() -> None:
     parser.add_argument("--check-every", type=int, default=10,
                         help="iterations between exploitability checks (flop)")
     args = parser.parse_args()
+    if args.pokerzoo_row:
+        pokerzoo_row(args.threads, args.side_targets, args.check_every,
+                     args.side_max_iterations)
+        return
+    if args.postflop_solver is not None:
+        side_by_side(args)
+        return
     print("compiling the kernels on a small spot (cached on disk after the first run)",
           flush=True)
     t = time.perf_counter()
@@ -264,7 +315,7 @@ def main() -> None:
     base = HoldemSpot.from_toml(SPOT)
     fields = {**base.to_dict(), "suit_isomorphism": not args.no_isomorphism}
     base = HoldemSpot(**fields)
-    small = []
+    small: list[str] = []
     if not args.no_small:
         for name, board in (("River", "QsJh2h8c3d"), ("Turn", "QsJh2h8c")):
             result = solve_timed(HoldemSpot(**{**fields, "board": board}), args.small_seconds,
@@ -345,6 +396,283 @@ def report(args: argparse.Namespace, compile_s: float, flop: dict[str, Any],
         "",
     ]
     return head, tail
+
+
+# ----------------------------------------------------------- beside postflop-solver
+
+DRIVER = ROOT / "bench" / "postflop_solver" / "main.rs"
+DRIVER_NAME = "pokerzoo-bench-postflop-solver"
+
+
+def cargo_workspace(checkout: Path, where: Path, registry: str | None) -> None:
+    """Write the Cargo manifests of the driver and of postflop-solver's library (its source
+    read from ``checkout``, nothing copied) into ``where``."""
+    (where / "lib").mkdir(parents=True, exist_ok=True)
+    (where / ".cargo").mkdir(exist_ok=True)
+    (where / "Cargo.toml").write_text(f"""[package]
+name = "{DRIVER_NAME}"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[[bin]]
+name = "{DRIVER_NAME}"
+path = "{DRIVER}"
+
+[dependencies]
+postflop-solver = {{ path = "lib", default-features = false, features = ["rayon"] }}
+rayon = "1"
+
+[profile.release]
+codegen-units = 1
+lto = true
+""")
+    (where / "lib" / "Cargo.toml").write_text(f"""[package]
+name = "postflop-solver"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[lib]
+path = "{checkout / 'src' / 'lib.rs'}"
+
+[dependencies]
+once_cell = "1"
+rayon = {{ version = "1", optional = true }}
+regex = "1"
+
+[features]
+default = ["rayon"]
+rayon = ["dep:rayon"]
+""")
+    config = '[build]\nrustflags = ["--cap-lints", "warn"]\n'
+    if registry is not None:
+        config += ('\n[source.crates-io]\nreplace-with = "local-registry"\n\n'
+                   f'[source.local-registry]\ndirectory = "{Path(registry).resolve()}"\n')
+    (where / ".cargo" / "config.toml").write_text(config)
+
+
+def build_postflop_solver(checkout: Path, where: Path, registry: str | None) -> tuple[Path, float]:
+    """``cargo build --release`` of the driver (its output shown); the binary and the
+    build's seconds."""
+    if not (checkout / "src" / "lib.rs").is_file():
+        raise SystemExit(f"--postflop-solver {checkout}: no src/lib.rs there; give a checkout "
+                         "of github.com/b-inary/postflop-solver")
+    cargo = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+    if not Path(cargo).exists():
+        raise SystemExit("cargo not found on PATH nor in ~/.cargo/bin: install Rust (rustup)")
+    cargo_workspace(checkout, where, registry)
+    command = [cargo, "build", "--release"] + (["--offline"] if registry else [])
+    print(f"building postflop-solver: {' '.join(command)} (in {where})", flush=True)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=where, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"cargo build failed (exit {done.returncode}); its output is above")
+    return where / "target" / "release" / DRIVER_NAME, time.perf_counter() - start
+
+
+def run_child(command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """Run ``command``, echoing its output; its ``result`` line's fields, the whole
+    command's seconds, its CPU seconds and its peak resident memory (GB)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, env=env, cwd=ROOT)
+    fields: dict[str, Any] = {}
+    assert child.stdout is not None
+    for line in child.stdout:
+        print("   ", line.rstrip(), flush=True)
+        if line.startswith("result "):
+            fields = dict(item.split("=", 1) for item in line.split()[1:])
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0 or not fields:
+        raise SystemExit(f"{command[0]} failed (exit {child.returncode}); its output is above")
+    fields["command_s"] = time.perf_counter() - start
+    fields["command_cpu_s"] = usage.ru_utime + usage.ru_stime
+    fields["peak_gb"] = usage.ru_maxrss * 1024 / 1e9  # Linux reports KiB
+    return fields
+
+
+def spot_arguments(spot: HoldemSpot, targets: list[float], check_every: int,
+                   max_iterations: int) -> list[str]:
+    """The driver's ``key=value`` arguments for ``spot`` (a flop spot of sizes as strings)."""
+    out = {"board": spot.board, "pot": spot.starting_pot, "stack": spot.effective_stack,
+           "oop_range": spot.oop_range, "ip_range": spot.ip_range,
+           "targets": ",".join(f"{t:g}" for t in targets), "check_every": check_every,
+           "max_iterations": max_iterations}
+    for street in ("flop", "turn", "river"):
+        pairs = getattr(spot, f"{street}_sizes")
+        for p, player in enumerate(("oop", "ip")):
+            bets, raises = pairs[p] if isinstance(pairs[p], tuple) else pairs
+            out[f"{street}_bets_{player}"], out[f"{street}_raises_{player}"] = bets, raises
+    return [f"{k}={v}" for k, v in out.items()]
+
+
+def pokerzoo_row(threads: int, targets: list[float], check_every: int,
+                 max_iterations: int) -> None:
+    """The pokerzoo side (a child process): the flop spot solved as the driver solves it,
+    printed as the driver's ``result`` line."""
+    from pokerzoo.public.tree_builder import first_seen
+
+    spot = HoldemSpot.from_toml(SPOT)
+    # numba's start-up in a process (1.5 s on a loaded 2-core machine, paid by whatever
+    # compiled function runs first; the sweep would pay it otherwise), timed apart from the
+    # build it would land in.
+    start = time.perf_counter()
+    first_seen(np.zeros(1, dtype=np.int32), 1)
+    numba_start_s = time.perf_counter() - start
+    start = time.perf_counter()
+    tree = build_spot_tree(spot)
+    build_s = time.perf_counter() - start
+    start = time.perf_counter()
+    solver = PublicSolver(tree, threads=threads)
+    allocate_s = time.perf_counter() - start
+    wall0 = time.perf_counter()
+    solve_s = solve_cpu = 0.0
+    pct = solver.exploitability_pct()
+    reached: dict[float, str] = {}
+    while solver.iterations < max_iterations and pct > targets[-1]:
+        t, c = time.perf_counter(), time.process_time()
+        solver.iterate(min(check_every, max_iterations - solver.iterations))
+        solve_s += time.perf_counter() - t
+        solve_cpu += time.process_time() - c
+        pct = solver.exploitability_pct()
+        print(f"check iterations={solver.iterations} solve_s={solve_s:.3f} pct={pct:.5f}",
+              flush=True)
+        for target in targets:
+            if pct <= target and target not in reached:
+                reached[target] = (f"{solver.iterations}/{solve_s:.3f}/"
+                                   f"{time.perf_counter() - wall0:.3f}/{solve_cpu:.2f}")
+    solution = SpotSolution(spot, tree, solver, solver.iterations, solve_s, pct)
+    ev = solution.root_ev()
+    bet = sum(f for a, f in solution.action_frequencies(0).items() if a != "check")
+    fields = {"numba_start_s": f"{numba_start_s:.3f}", "build_s": f"{build_s:.4f}",
+              "allocate_s": f"{allocate_s:.4f}",
+              "iterations": solver.iterations, "solve_s": f"{solve_s:.3f}",
+              "solve_cpu_s": f"{solve_cpu:.2f}", "pct": f"{pct:.5f}",
+              "equity_oop": f"{spot_equity(tree)[1][0]:.6f}", "ev_oop": f"{ev[0]:.3f}",
+              "ev_ip": f"{ev[1]:.3f}", "bet_oop": f"{bet:.4f}",
+              "memory_gb": f"{solver.memory_bytes / 1e9:.4f}", "threads": threads,
+              **{f"reached_{t:g}": v for t, v in reached.items()}}
+    print("result " + " ".join(f"{k}={v}" for k, v in fields.items()), flush=True)
+
+
+def side_rows(runs: list[tuple[str, int, dict[str, Any]]],
+              targets: list[float]) -> list[list[object]]:
+    """One table row per solver and thread count."""
+    rows: list[list[object]] = []
+    for name, threads, r in runs:
+        cells: list[object] = [name, threads]
+        for target in targets:
+            hit = r.get(f"reached_{target:g}")
+            if hit is None:
+                cells.append("not reached")
+                continue
+            it, solve_s, wall_s, cpu_s = hit.split("/")
+            cells.append(f"{it} / {float(solve_s):.1f} / {float(cpu_s):.1f} / "
+                         f"{float(wall_s):.1f}")
+        start = r.get("numba_start_s")
+        cells += [f"{float(r['build_s']):.2f}"
+                  + (f" (+{float(start):.2f} numba start)" if start is not None else ""),
+                  f"{float(r['allocate_s']):.2f}", f"{r['peak_gb']:.2f}",
+                  f"{r['command_s']:.1f}", f"{r['command_cpu_s']:.1f}",
+                  f"{float(r['pct']):.3f}% at {r['iterations']}",
+                  f"{float(r['ev_oop']):.2f} / {float(r['ev_ip']):.2f}",
+                  f"{100 * float(r['bet_oop']):.1f}%"]
+        rows.append(cells)
+    return rows
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    """Build postflop-solver, run both solvers on every thread count, write the section."""
+    checkout = Path(args.postflop_solver).resolve()
+    where = Path(args.cargo_dir or checkout / "target" / "pokerzoo-bench").resolve()
+    binary, cargo_s = build_postflop_solver(checkout, where, args.cargo_registry)
+    spot = HoldemSpot.from_toml(SPOT)
+    targets = sorted(args.side_targets, reverse=True)
+    load_before = os.getloadavg()
+
+    def pokerzoo(threads: int, iterations: int, env: dict[str, str]) -> dict[str, Any]:
+        return run_child(
+            [sys.executable, str(Path(__file__).resolve()), "--pokerzoo-row", "--threads",
+             str(threads), "--check-every", str(args.check_every), "--side-max-iterations",
+             str(iterations), "--side-targets", *map(str, targets)], env)
+
+    runs: list[tuple[str, int, dict[str, Any]]] = []
+    first: dict[int, float] = {}
+    for threads in args.side_threads:
+        env = {**os.environ, "RAYON_NUM_THREADS": str(threads),
+               "NUMBA_NUM_THREADS": str(max(threads, 1))}
+        # One iteration first, untimed in the table: it fills numba's disk cache where it
+        # is cold (its seconds are the first run's), so the rows below are warm.
+        print(f"pokerzoo, {threads} thread(s), one iteration (numba's cache)", flush=True)
+        first[threads] = pokerzoo(threads, 1, env)["command_s"]
+        print(f"postflop-solver, {threads} thread(s)", flush=True)
+        runs.append(("postflop-solver", threads, run_child(
+            [str(binary), *spot_arguments(spot, targets, args.check_every,
+                                          args.side_max_iterations)], env)))
+        print(f"pokerzoo, {threads} thread(s)", flush=True)
+        runs.append(("pokerzoo", threads, pokerzoo(threads, args.side_max_iterations, env)))
+    load_after = os.getloadavg()
+    lines = side_section(checkout, where, cargo_s, spot, targets, args, runs,
+                         (load_before[0], load_after[0]), first)
+    out = Path(args.out)
+    old = out.read_text().splitlines() if out.exists() else ["# Hold'em subgame solving"]
+    # The new section goes first below the title; everything else stays as history.
+    head = 1 if old and old[0].startswith("# ") else 0
+    write(str(out), [*old[:head], "", *lines, *old[head:]])
+    print(f"wrote {out}", flush=True)
+
+
+def side_section(checkout: Path, where: Path, cargo_s: float, spot: HoldemSpot,
+                 targets: list[float], args: argparse.Namespace,
+                 runs: list[tuple[str, int, dict[str, Any]]],
+                 load: tuple[float, float], first: dict[int, float]) -> list[str]:
+    """The results file's section of a side-by-side run."""
+    lock = where / "Cargo.lock"
+    crates = []
+    if lock.exists():
+        text = lock.read_text().split("[[package]]")
+        for block in text:
+            fields = dict(line.split(" = ", 1) for line in block.strip().splitlines()
+                          if " = " in line)
+            if fields.get("name", "").strip('"') in ("once_cell", "rayon", "regex"):
+                crates.append(f"{fields['name'].strip(chr(34))} {fields['version'].strip(chr(34))}")
+    rustc = subprocess.run([str(Path(shutil.which("cargo") or "cargo").parent / "rustc"),
+                            "--version"], capture_output=True, text=True, check=False)
+    headers = ["solver", "threads", *[f"to {t:g}%: it / solve s / cpu s / wall s" for t in targets],
+               "tree build s", "set-up s", "peak GB", "whole command s", "command cpu s",
+               "exploitability at the end", "EV OOP / IP", "OOP bets"]
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return [
+        f"## postflop-solver beside pokerzoo, one run ({when})",
+        "",
+        f"`python bench/bench_subgame.py --postflop-solver DIR` on "
+        f"{spot.board} (configs/spots/pio_3betpotfast.toml), exploitability checked before the "
+        f"first iteration and after every {args.check_every}th as postflop-solver's `solve()` "
+        f"does, each solver a child process run one after the other. Machine: {cpu_name()}, "
+        f"{os.cpu_count()} cores, load average {load[0]:.1f} before and {load[1]:.1f} after "
+        "(a shared machine reads best by the cpu seconds). Versions: pokerzoo "
+        f"{code_version(ROOT)}; postflop-solver {code_version(checkout)} built in "
+        f"{cargo_s:.0f} s (`cargo build --release`, rayon feature only, "
+        f"{', '.join(crates) or 'crate versions unknown'}; {rustc.stdout.strip()}); "
+        f"{library_versions()}.",
+        "",
+        table(headers, side_rows(runs, targets)),
+        "",
+        "Solve s: the iterations only (checks excluded); cpu s: of those iterations, all "
+        "threads; wall s: from before the first check to the check reaching the target, "
+        "checks included. Tree build: postflop-solver's `ActionTree::new` and "
+        "`PostFlopGame::with_config`; pokerzoo's `build_spot_tree`. Peak GB: the child's "
+        "peak resident memory. Whole command: the child process from start to exit (pokerzoo's "
+        "imports, numba's cache loads and the final values included). Before each thread "
+        "count's rows, a pokerzoo process ran one iteration to fill numba's disk cache: "
+        + ", ".join(f"{seconds:.1f} s on {threads} thread(s)" for threads, seconds in
+                    first.items())
+        + " for that whole command (a cold cache's compile where the cache was empty: run "
+        "with `NUMBA_CACHE_DIR` set to an empty folder for a cold first run).",
+        "",
+    ]
 
 
 if __name__ == "__main__":

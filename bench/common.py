@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import platform
+import subprocess
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def cpu_seconds(
@@ -45,3 +48,27 @@ def _fmt(value: object) -> str:
             return f"{value:,.2f}" if abs(value) < 100 else f"{value:,.0f}"
         return f"{value:.3g}"
     return str(value)
+
+
+def code_version(checkout: Path) -> str:
+    """The git commit of a checkout (short, ``+changes`` when its work tree differs), or
+    ``unknown`` outside git."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(checkout), *args], capture_output=True,
+                              text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD")
+    if not commit:
+        return "unknown"
+    return commit + (" +changes" if git("status", "--porcelain", "--untracked-files=no")
+                     else "")
+
+
+def library_versions() -> str:
+    """Python, numpy and numba versions, one line."""
+    import numba
+    import numpy
+
+    return (f"Python {platform.python_version()}, numpy {numpy.__version__}, "
+            f"numba {numba.__version__}")

@@ -16,7 +16,12 @@ cards is used where the ranges allow it (``suit_isomorphism``, on by default): a
 suit swap fixing the board and both ranges maps onto a lower card is not dealt as its own
 child; the lower card's child stands for it with each player's hands permuted (the tree's
 ``iso_*`` arrays; exact while the strategies are symmetric under the swap, which they stay
-from a symmetric start because every update is symmetric too).
+from a symmetric start because every update is symmetric too). The betting below a chance
+node is the same whichever card comes, so it is walked once per distinct betting state (a
+graph of 302 nodes on the benchmark flop) and the compiled
+``tree_builder.expand_templates`` lays out the full tree from it and the boards' deals: the
+benchmark flop's 511,606 nodes in 0.2-0.4 s (a recursive walk calling the builder per
+node took 16-28 s), the same arrays.
 
 Chips at the root: each player has put in half the starting pot (``contrib[0] = pot / 2``), so
 a value in the tree's convention plus ``pot / 2`` is the share of the pot a player ends with,
@@ -55,8 +60,14 @@ from pokerzoo.public.ranges import (
     parse_range,
     range_combos,
 )
-from pokerzoo.public.tree import DECISION, FOLD, SHOWDOWN, PublicTree
-from pokerzoo.public.tree_builder import PublicTreeBuilder
+from pokerzoo.public.tree import BOARD_SLOTS, CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
+from pokerzoo.public.tree_builder import (
+    PublicTreeBuilder,
+    expand_templates,
+    first_seen,
+    iso_arrays,
+    iso_index_dtype,
+)
 
 SizePair = tuple[str, str]
 """``(bet sizes, raise sizes)`` of one player on one street, e.g. ``("52%", "45%")``."""
@@ -345,104 +356,239 @@ def _dealt_cards(spot: HoldemSpot, board: tuple[int, ...]) -> list[int]:
     return [c for c, (target, _) in _canonical_cards(spot, board).items() if target == c]
 
 
-@dataclass
-class _Walk:
-    spot: HoldemSpot
-    builder: PublicTreeBuilder
-    terminals: HoldemTerminals
-    max_nodes: int
-    count: int = 0
-    builder_hands: tuple[np.ndarray, np.ndarray] = (np.zeros((0, 2), dtype=np.int64),) * 2
-    _deals: dict[tuple[int, ...], list[tuple[int, list[Any]]]] = field(default_factory=dict)
-
-    def deals(self, board: tuple[int, ...]) -> list[tuple[int, list[Any]]]:
-        """The cards a chance node on ``board`` deals as children, each with the isomorphic
-        cards it stands for: ``(card, [(other card, hand permutation 0, 1), ...])``."""
-        key = tuple(sorted(board))
-        cached = self._deals.get(key)
-        if cached is not None:
-            return cached
-        deck = [c for c in range(52) if c not in board]
-        canon = _canonical_cards(self.spot, board)
-        hand_index = []
+def _board_deals(spot: HoldemSpot, hands: Sequence[np.ndarray],
+                 board: tuple[int, ...]) -> list[tuple[int, list[Any]]]:
+    """The cards a chance node on ``board`` deals as children, each with the isomorphic
+    cards it stands for: ``(card, [(other card, hand permutation 0, 1), ...])``, in card
+    order (the other cards too); ``hands`` are both players' ``[H, 2]`` hands."""
+    deck = [c for c in range(52) if c not in board]
+    canon = _canonical_cards(spot, board)
+    hand_index = []
+    for p in range(2):
+        index = np.full(1326, -1, dtype=np.int64)
+        h = hands[p]
+        index[COMBO_INDEX[h[:, 0], h[:, 1]]] = np.arange(h.shape[0])
+        hand_index.append(index)
+    out: dict[int, list[Any]] = {c: [] for c in deck if canon[c][0] == c}
+    for c in deck:
+        target, via = canon[c]
+        if via is None:
+            continue
+        perms = []
         for p in range(2):
-            index = np.full(1326, -1, dtype=np.int64)
-            h = self.builder_hands[p]
-            index[COMBO_INDEX[h[:, 0], h[:, 1]]] = np.arange(h.shape[0])
-            hand_index.append(index)
-        out: dict[int, list[Any]] = {c: [] for c in deck if canon[c][0] == c}
-        for c in deck:
-            target, via = canon[c]
-            if via is None:
-                continue
-            perms = []
-            for p in range(2):
-                h = self.builder_hands[p]
-                perms.append(hand_index[p][COMBO_INDEX[via[h[:, 0]], via[h[:, 1]]]])
-            out[target].append((c, perms[0], perms[1]))
-        result = sorted(out.items())
-        self._deals[key] = result
-        return result
+            h = hands[p]
+            perms.append(hand_index[p][COMBO_INDEX[via[h[:, 0]], via[h[:, 1]]]])
+        out[target].append((c, perms[0], perms[1]))
+    return sorted(out.items())
 
-    def _tick(self) -> None:
-        self.count += 1
-        if self.count > self.max_nodes:
-            raise TreeTooLargeError(
-                f"the spot's public tree has more than {self.max_nodes:,} nodes; use fewer "
-                "sizes, a raise cap, a later street or a larger max_nodes",
-                estimated_nodes=self.count,
-            )
 
-    def _amounts(self, state: Betting) -> tuple[float, tuple[float, float]]:
+class _Templates:
+    """The betting of a spot as a graph of its distinct betting states (each street's
+    betting below a chance node is the same whichever card comes), for
+    ``tree_builder.expand_templates``: per node its kind, actor, chips and edges; chance
+    nodes name the node every dealt card leads to. Label codes 0..51 are the cards' names."""
+
+    def __init__(self, spot: HoldemSpot) -> None:
+        self.spot = spot
+        self.labels: dict[str, int] = {card_to_string(c): c for c in range(52)}
+        self.kind: list[int] = []
+        self.player: list[int] = []
+        self.contrib: list[tuple[float, float]] = []
+        self.pot: list[float] = []
+        self.folder: list[int] = []
+        self.weight: list[float] = []
+        self.next: list[int] = []
+        self.edges: list[list[tuple[int, int]]] = []
+        self._decisions: dict[Betting, int] = {}
+        self._ends: dict[tuple[Betting, int, int], int] = {}
+
+    def _node(self, kind: int, player: int, state: Betting, folder: int = -1,
+              weight: float = 1.0) -> int:
         half = self.spot.starting_pot / 2.0
         contrib = (half + state.contrib[0], half + state.contrib[1])
-        return contrib[0] + contrib[1], contrib
+        self.kind.append(kind)
+        self.player.append(player)
+        self.contrib.append(contrib)
+        self.pot.append(contrib[0] + contrib[1])
+        self.folder.append(folder)
+        self.weight.append(weight)
+        self.next.append(-1)
+        self.edges.append([])
+        return len(self.kind) - 1
 
-    def street(self, parent: int, label: str, card: int, weight: float, state: Betting,
-               board: tuple[int, ...], iso: Sequence[Any] = ()) -> None:
-        """A decision node and, below it, the rest of its street."""
-        self._tick()
-        pot, contrib = self._amounts(state)
-        node = self.builder.add_decision(parent, label, state.actor, pot, contrib, board,
-                                         card=card, weight=weight, isomorphic=iso)
+    def decision(self, state: Betting) -> int:
+        """The node of a decision and, below it, the rest of its street."""
+        known = self._decisions.get(state)
+        if known is not None:
+            return known
+        g = self._decisions[state] = self._node(DECISION, state.actor, state)
+        board_size = 3 + state.street
         for action in state.actions(self.spot.options):
             after = state.after(action)
-            if after.closed:
-                self.end(node, action.label, -1, 1.0, after, board, folder=state.actor)
-            else:
-                self.street(node, action.label, -1, 1.0, after, board)
+            child = (self.end(after, board_size, state.actor) if after.closed
+                     else self.decision(after))
+            code = self.labels.setdefault(action.label, len(self.labels))
+            self.edges[g].append((child, code))
+        return g
 
-    def end(self, parent: int, label: str, card: int, weight: float, state: Betting,
-            board: tuple[int, ...], folder: int, iso: Sequence[Any] = ()) -> None:
-        """A closed street: fold, showdown, or a chance node dealing the next card."""
-        self._tick()
-        pot, contrib = self._amounts(state)
-        b = self.builder
+    def end(self, state: Betting, board_size: int, folder: int) -> int:
+        """A closed street on a board of ``board_size`` cards: a fold, a showdown, or a chance
+        node dealing the next card (to the next street, or on towards the river all in)."""
+        key = (state, board_size, folder)
+        known = self._ends.get(key)
+        if known is not None:
+            return known
         if state.closed == "fold":
-            b.add_terminal(parent, label, FOLD, pot, contrib, board, folder=folder,
-                           card=card, weight=weight)
-            return
-        if len(board) == 5:
-            b.add_terminal(parent, label, SHOWDOWN, pot, contrib, board,
-                           data=self.terminals.showdown_board(board), card=card, weight=weight,
-                           isomorphic=iso)
-            return
-        node = b.add_chance(parent, label, pot, contrib, board, card=card, weight=weight,
-                            isomorphic=iso)
-        w = chance_weight(len(board))
-        street = len(board) - 2  # the street being dealt: 1 turn, 2 river
-        parsed = self.spot._parsed
-        for c, iso in self.deals(board):
-            nb = board + (c,)
+            g = self._node(FOLD, -1, state, folder=folder)
+        elif board_size == 5:
+            g = self._node(SHOWDOWN, -1, state)
+        else:
+            g = self._node(CHANCE, -1, state, weight=chance_weight(board_size))
             if state.all_in():
-                self.end(node, card_to_string(c), c, w, state, nb, folder, iso)
+                self.next[g] = self.end(state, board_size + 1, folder)
             else:
-                nxt = Betting.start(
+                street = board_size - 2  # the street being dealt: 1 turn, 2 river
+                parsed = self.spot._parsed
+                self.next[g] = self.decision(Betting.start(
                     self.spot.starting_pot, self.spot.effective_stack, street,
                     parsed["sizes"][street], parsed["donk"][street], state.contrib,
                     state.oop_called,
-                )
-                self.street(node, card_to_string(c), c, w, nxt, nb, iso)
+                ))
+        self._ends[key] = g
+        return g
+
+
+@dataclass
+class _Boards:
+    """Every board a spot's chance nodes reach, in dealt order (one state each, the root's
+    board first), with the cards dealt from each, their isomorphic cards and the distinct
+    permutation pairs those use."""
+
+    boards: list[tuple[int, ...]]
+    deal_start: np.ndarray
+    deal_count: np.ndarray
+    deal_card: np.ndarray
+    deal_state: np.ndarray
+    iso_start: np.ndarray
+    iso_count: np.ndarray
+    iso_card: np.ndarray
+    iso_pair: np.ndarray
+    pairs: np.ndarray
+
+    @classmethod
+    def of(cls, spot: HoldemSpot, hands: Sequence[np.ndarray]) -> _Boards:
+        boards = [spot.board_cards]
+        starts: list[int] = []
+        counts: list[int] = []
+        cards: list[int] = []
+        states: list[int] = []
+        iso_start: list[int] = []
+        iso_count: list[int] = []
+        iso_card: list[int] = []
+        iso_pair: list[int] = []
+        pair_ids: dict[bytes, int] = {}
+        pairs: list[np.ndarray] = []
+        dtype = iso_index_dtype([h.shape[0] for h in hands])
+        s = 0
+        while s < len(boards):  # grows while the boards of the next street are added
+            board = boards[s]
+            starts.append(len(cards))
+            deals = _board_deals(spot, hands, board) if len(board) < 5 else []
+            counts.append(len(deals))
+            for card, iso in deals:
+                cards.append(card)
+                states.append(len(boards))
+                boards.append(board + (card,))
+                iso_start.append(len(iso_card))
+                iso_count.append(len(iso))
+                for other, perm0, perm1 in iso:
+                    row = np.concatenate([perm0, perm1]).astype(dtype)
+                    iso_card.append(other)
+                    iso_pair.append(pair_ids.setdefault(row.tobytes(), len(pairs)))
+                    if iso_pair[-1] == len(pairs):
+                        pairs.append(row)
+            s += 1
+        width = hands[0].shape[0] + hands[1].shape[0]
+        i32 = np.int32
+        return cls(boards, np.array(starts, i32), np.array(counts, i32), np.array(cards, i32),
+                   np.array(states, i32), np.array(iso_start, np.int64),
+                   np.array(iso_count, np.int64), np.array(iso_card, np.int16),
+                   np.array(iso_pair, np.int64),
+                   np.array(pairs, dtype).reshape(len(pairs), width))
+
+
+def _spot_arrays(spot: HoldemSpot, hands: Sequence[np.ndarray], num_nodes: int,
+                 terminals: HoldemTerminals
+                 ) -> tuple[dict[str, np.ndarray], tuple[str, ...], dict[str, Any]]:
+    """The laid-out node arrays of a spot's tree, its labels and isomorphism arrays
+    (``expand_templates`` over the betting graph and the boards), the showdown boards
+    registered with ``terminals`` in the order a recursive walk meets them (the order of its
+    saved tables)."""
+    graph = _Templates(spot)
+    root = graph.decision(spot._parsed["root"])
+    deals = _Boards.of(spot, hands)
+    edges = [e for row in graph.edges for e in row]
+    edge_count = np.array([len(row) for row in graph.edges], dtype=np.int32)
+    edge_start = np.zeros_like(edge_count)
+    edge_start[1:] = np.cumsum(edge_count)[:-1]
+    g_kind = np.array(graph.kind, dtype=np.int8)
+    g_of, state, parent, depth, first_child, num_children, label, deal, preorder, size = (
+        expand_templates(
+            g_kind, edge_start, edge_count, np.array([e[0] for e in edges], np.int32),
+            np.array([e[1] for e in edges], np.int32), np.array(graph.next, np.int32),
+            deals.deal_start, deals.deal_count, deals.deal_card, deals.deal_state, root, 0,
+            num_nodes))
+    if size != num_nodes:  # count_spot_nodes and the layout walk the same betting
+        raise RuntimeError(f"the spot's tree laid out {size} nodes, counted {num_nodes}")
+    kind = g_kind[g_of]
+    dealt = deal >= 0
+    label_codes, label_index = first_seen(label[1:], len(graph.labels))
+    names = {code: name for name, code in graph.labels.items()}
+    action_label = np.full(num_nodes, -1, dtype=np.int32)
+    action_label[1:] = label_index
+    board_states, board_index = first_seen(state, len(deals.boards))
+    board_table = np.full((board_states.shape[0], BOARD_SLOTS), -1, dtype=np.int16)
+    for b, s in enumerate(board_states.tolist()):
+        board_table[b, :len(deals.boards[s])] = deals.boards[s]
+    terminal_data = np.full(num_nodes, -1, dtype=np.int32)
+    walked = preorder[kind[preorder] == SHOWDOWN]
+    if walked.size:
+        # One code per set of five cards (the terminals key a board by its sorted cards).
+        sets: dict[tuple[int, ...], int] = {}
+        set_of = np.array([sets.setdefault(tuple(sorted(b)), len(sets)) for b in deals.boards],
+                          dtype=np.int32)
+        met, index = first_seen(set_of[state[walked]], len(sets))
+        keys = list(sets)
+        tables = terminals.showdown_boards(np.array([keys[k] for k in met.tolist()],
+                                                    dtype=np.int64).reshape(-1, 5))
+        terminal_data[walked] = tables[index]
+    deal_of = deal[dealt]
+    iso_count = np.zeros(num_nodes, dtype=np.int16)
+    iso_count[dealt] = deals.iso_count[deal_of]
+    counts = iso_count[dealt].astype(np.int64)
+    starts = deals.iso_start[deal_of]
+    # Row k of a node: its deal's rows from iso_start, in node order.
+    within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    rows = np.repeat(starts, counts) + within
+    chance_card = np.full(num_nodes, -1, dtype=np.int16)
+    chance_card[dealt] = deals.deal_card[deal_of]
+    chance_weight = np.ones(num_nodes, dtype=np.float64)
+    chance_weight[dealt] = np.array(graph.weight, dtype=np.float64)[g_of[parent[dealt]]]
+    sizes = [h.shape[0] for h in hands]
+    g_contrib = np.array(graph.contrib, dtype=np.float64).reshape(-1, 2)
+    nodes = dict(
+        kind=kind, player=np.array(graph.player, dtype=np.int8)[g_of],
+        # Copies: arrays numba allocated have no ndarray base, which the solver's memory
+        # count (solver.tree_memory) reads.
+        parent=parent.copy(), depth=depth.copy(), first_child=first_child.copy(),
+        num_children=num_children.copy(), action_label=action_label,
+        pot=np.array(graph.pot, dtype=np.float64)[g_of], contrib=g_contrib[g_of],
+        board=board_index.copy(), boards=board_table,
+        chance_card=chance_card, chance_weight=chance_weight,
+        folder=np.array(graph.folder, dtype=np.int8)[g_of], terminal_data=terminal_data,
+    )
+    iso = iso_arrays(iso_count, deals.iso_card[rows], deals.pairs, deals.iso_pair[rows], sizes)
+    return nodes, tuple(names[int(c)] for c in label_codes), iso
 
 
 class _CountPastLimit(Exception):
@@ -535,7 +681,8 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
     :class:`TreeTooLargeError` past ``max_nodes``)."""
     if not isinstance(spot, HoldemSpot):
         raise ConfigError(f"spot must be a HoldemSpot, got {type(spot).__name__}")
-    count_spot_nodes(spot, max_nodes)  # refuses a tree past max_nodes before laying out any
+    # Refuses a tree past max_nodes before laying out any; the layout is sized by it.
+    num_nodes = count_spot_nodes(spot, max_nodes)
     hands, reach, names = [], [], []
     for p in range(2):
         cards, weights = range_combos(spot.weights(p))
@@ -543,13 +690,11 @@ def build_spot_tree(spot: HoldemSpot, max_nodes: int = DEFAULT_MAX_NODES) -> Pub
         reach.append(weights)
         idx = np.flatnonzero(spot.weights(p) > 0)
         names.append([combo_name(int(i)) for i in idx])
+    # The builder checks the hands and ranges; the compiled expansion lays the nodes out.
     builder = PublicTreeBuilder(hands, reach, num_cards=52,
                                 starting_pot=float(spot.starting_pot), hand_names=names)
     terminals = HoldemTerminals((hands[0], hands[1]))
-    walk = _Walk(spot, builder, terminals, max_nodes)
-    walk.builder_hands = (hands[0], hands[1])
-    walk.street(-1, "", -1, 1.0, spot._parsed["root"], spot.board_cards)
-    tree, _ = builder.build(terminals)
+    tree = builder.build_laid_out(*_spot_arrays(spot, hands, num_nodes, terminals), terminals)
     terminals.attach(tree)
     terminals.spot = spot.to_dict()
     return tree

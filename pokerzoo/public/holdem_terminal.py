@@ -30,6 +30,7 @@ import numba
 import numpy as np
 
 from pokerzoo.errors import ConfigError
+from pokerzoo.games.holdem.arrays import hand_value
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.public.tree import FOLD, PublicTree
 
@@ -215,6 +216,47 @@ def hand_strengths(hands: np.ndarray, board: list[int]) -> np.ndarray:
     out = np.empty(hands.shape[0], dtype=np.int32)
     for i, (a, b) in enumerate(hands.tolist()):
         out[i] = -1 if a in blocked or b in blocked else 7463 - evaluate_7(a, b, b0, b1, b2, b3, b4)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _board_values(hands: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``hand_value`` of each hand on each five-card board (``[B, H]``; -1 where the board
+    blocks the hand)."""
+    out = np.empty((boards.shape[0], hands.shape[0]), dtype=np.int64)
+    cards = np.empty(7, dtype=np.int64)
+    counts = np.empty(13, dtype=np.int64)
+    for b in range(boards.shape[0]):
+        for k in range(5):
+            cards[2 + k] = boards[b, k]
+        for i in range(hands.shape[0]):
+            cards[0], cards[1] = hands[i, 0], hands[i, 1]
+            blocked = False
+            for k in range(5):
+                blocked |= boards[b, k] == cards[0] or boards[b, k] == cards[1]
+            out[b, i] = -1 if blocked else hand_value(cards, counts)
+    return out
+
+
+def board_strengths(hands: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """:func:`hand_strengths` of ``hands`` on each row of ``boards`` (``[B, 5]``), as
+    ``[B, H]`` int32: the same numbers, from the compiled evaluator.
+
+    The compiled ``hand_value`` orders hands as phevaluator does (equal values tie), so one
+    phevaluator call per distinct value turns values into strengths; were a value to map to
+    a strength out of order, the hands are evaluated one by one instead."""
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    boards = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 5)
+    values = _board_values(hands, boards)
+    out = np.full(values.shape, -1, dtype=np.int32)
+    seen = values >= 0
+    distinct, first, inverse = np.unique(values[seen], return_index=True, return_inverse=True)
+    where = np.argwhere(seen)[first]
+    strength = np.array([7463 - evaluate_7(*hands[i].tolist(), *boards[b].tolist())
+                         for b, i in where.tolist()], dtype=np.int32)
+    if np.any(np.diff(strength) <= 0):
+        return np.stack([hand_strengths(hands, row) for row in boards.tolist()])
+    out[seen] = strength[inverse.reshape(-1)]
     return out
 
 
@@ -449,6 +491,32 @@ class HoldemTerminals:
             index = self._boards[key] = len(self._strength) - 1
         return index
 
+    def showdown_boards(self, boards: np.ndarray) -> np.ndarray:
+        """:meth:`showdown_board` of each row of ``boards`` (``[B, 5]``), in row order: the
+        table indices, the strengths of new boards computed together."""
+        keys = [tuple(sorted(row)) for row in np.asarray(boards, dtype=np.int64).tolist()]
+        new = list(dict.fromkeys(k for k in keys if k not in self._boards))
+        if new:
+            cards = np.array(new, dtype=np.int64).reshape(-1, 5)
+            # Both players' hands evaluated once each (the ranges share most combos).
+            both = np.concatenate(self.hands)
+            combos, which = np.unique(both[:, 0] * NUM_CARDS + both[:, 1], return_inverse=True)
+            strength = board_strengths(np.stack([combos // NUM_CARDS, combos % NUM_CARDS], 1),
+                                       cards)[:, which.reshape(-1)]
+            size = self.hands[0].shape[0]
+            per_player = (strength[:, :size], strength[:, size:])
+            # The unblocked hands (strength >= 0) of each board in increasing strength, as
+            # strength_order gives them: a stable sort puts the blocked ones (-1) first.
+            orders = [np.argsort(s, axis=1, kind="stable") for s in per_player]
+            blocked = [np.count_nonzero(s < 0, axis=1) for s in per_player]
+            for b, key in enumerate(new):
+                self._strength.append((np.ascontiguousarray(per_player[0][b]),
+                                       np.ascontiguousarray(per_player[1][b])))
+                self._order.append((orders[0][b, blocked[0][b]:],
+                                    orders[1][b, blocked[1][b]:]))
+                self._boards[key] = len(self._strength) - 1
+        return np.array([self._boards[k] for k in keys], dtype=np.int32)
+
     def attach(self, tree: PublicTree) -> None:
         """Keep the node arrays of the built ``tree`` for :meth:`compiled`."""
         self._tree = tree
@@ -469,30 +537,39 @@ class HoldemTerminals:
         """``compiled()``'s data: per board of ``tree`` and player, the count of hands the
         board does not block, those hands in hand order (``fidx``) and, on five-card boards, in
         increasing strength (``sidx``, with ``sstr`` their strengths), each with its cards."""
-        num_boards = tree.boards.shape[0]
+        boards = np.asarray(tree.boards, dtype=np.int64)
+        num_boards = boards.shape[0]
+        # Per board the cards on it, with a 53rd column taking the -1 padding.
+        mask = np.zeros((num_boards, NUM_CARDS + 1), dtype=np.bool_)
+        mask[np.arange(num_boards)[:, None], boards] = True
+        rivers = np.flatnonzero(np.all(boards >= 0, axis=1))
+        river_tables = self.showdown_boards(boards[rivers]) if rivers.size else rivers
         tables = []
         for p in range(2):
             hands = self.hands[p]
             size = hands.shape[0]
+            blocked = mask[:, hands[:, 0]] | mask[:, hands[:, 1]]
+            count = size - np.count_nonzero(blocked, axis=1)
+            unused = np.arange(size)[None, :] >= count[:, None]
             # int16: hand indices (at most 1,326) and strengths (at most 7,462) fit, in half
-            # the bytes of int32 (these tables grow with boards x hands).
-            fidx = np.zeros((num_boards, size), dtype=np.int16)
+            # the bytes of int32 (these tables grow with boards x hands). A stable sort puts
+            # a board's unblocked hands first, in hand order; the rest of a row is 0.
+            fidx = np.argsort(blocked, axis=1, kind="stable").astype(np.int16)
+            fidx[unused] = 0
             sidx = np.zeros((num_boards, size), dtype=np.int16)
             sstr = np.zeros((num_boards, size), dtype=np.int16)
-            count = np.zeros(num_boards, dtype=np.int64)
-            for b, row in enumerate(tree.boards):
-                cards = [int(c) for c in row if c >= 0]
-                mask = board_mask(cards)
-                free = np.flatnonzero(~(mask[hands[:, 0]] | mask[hands[:, 1]]))
-                fidx[b, :free.size] = free
-                count[b] = free.size
-                if len(cards) == 5:
-                    st = self._strength[self.showdown_board(cards)][p]
-                    ordered = free[np.argsort(st[free], kind="stable")]
-                    sidx[b, :free.size] = ordered
-                    sstr[b, :free.size] = st[ordered]
-            tables.append((count, fidx, hands[fidx].astype(np.uint8), sidx, sstr,
-                           hands[sidx].astype(np.uint8)))
+            if rivers.size:
+                st = np.stack([self._strength[t][p] for t in river_tables.tolist()])
+                # Blocked hands last, the others by strength, ties in hand order.
+                key = np.where(blocked[rivers], np.iinfo(np.int32).max, st)
+                ordered = np.argsort(key, axis=1, kind="stable")
+                ordered[unused[rivers]] = 0
+                strengths = np.take_along_axis(st, ordered, axis=1)
+                strengths[unused[rivers]] = 0
+                sidx[rivers] = ordered
+                sstr[rivers] = strengths
+            tables.append((count.astype(np.int64), fidx, hands[fidx].astype(np.uint8), sidx,
+                           sstr, hands[sidx].astype(np.uint8)))
         (c0, f0, fc0, s0, st0, sc0), (c1, f1, fc1, s1, st1, sc1) = tables
         return (
             np.asarray(tree.kind, dtype=np.int8), np.asarray(tree.folder, dtype=np.int8),
@@ -530,7 +607,8 @@ class HoldemTerminals:
 
 
 __all__ = [
-    "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "card_sums", "chance_reach",
+    "HoldemTerminals", "RIVER_WEIGHT", "TURN_WEIGHT", "board_mask", "board_strengths", "card_sums",
+    "chance_reach",
     "chance_weight", "fold_reach", "hand_strengths", "holdem_terminal_kernel", "same_combo_index",
     "showdown_sums", "showdown_values", "strength_order",
 ]  # fmt: skip

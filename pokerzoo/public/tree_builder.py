@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from pokerzoo.errors import ConfigError
@@ -185,30 +186,6 @@ class PublicTreeBuilder:
             out.append((int(other), perms[0], perms[1]))
         return tuple(out)
 
-    def _iso_arrays(self, nodes: list[_Pending]) -> dict[str, Any]:
-        """The isomorphism arrays: per node its rows (``iso_offset`` / ``iso_count``), per
-        row the card and the index of its permutation pair in ``iso_perm`` (``iso_row``).
-        A permutation depends only on the suit swap, not on the card or the node, so the
-        distinct pairs are kept once (a handful, where the benchmark flop has 12,376 rows)."""
-        counts = np.array([len(x.iso) for x in nodes], dtype=np.int16)
-        starts = np.zeros(len(nodes), dtype=np.int32)
-        starts[1:] = np.cumsum(counts, dtype=np.int64)[:-1]
-        rows = [row for x in nodes for row in x.iso]
-        sizes = [h.shape[0] for h in self._hands]
-        # Hand indices fit int16 (at most 1,326 two-card hands).
-        index = np.int16 if max(sizes) <= 2**15 else np.int32
-        both = np.zeros((len(rows), sizes[0] + sizes[1]), dtype=index)
-        for k, row in enumerate(rows):
-            both[k, :sizes[0]] = row[1]
-            both[k, sizes[0]:] = row[2]
-        distinct, row_index = np.unique(both, axis=0, return_inverse=True)
-        return {
-            "iso_offset": _frozen(starts), "iso_count": _frozen(counts),
-            "iso_card": _frozen(np.array([row[0] for row in rows], dtype=np.int16)),
-            "iso_row": _frozen(row_index.reshape(-1).astype(np.int32)),
-            "iso_perm": (_frozen(distinct[:, :sizes[0]]), _frozen(distinct[:, sizes[0]:])),
-        }
-
     def build(self, terminals: TerminalValues | None = None) -> tuple[PublicTree, np.ndarray]:
         """Lay the nodes out (sibling blocks in preorder); returns ``(tree, final_id)`` where
         ``final_id[provisional] = final``."""
@@ -252,43 +229,188 @@ class PublicTreeBuilder:
         board_table = np.full((len(boards), BOARD_SLOTS), -1, dtype=np.int16)
         for cards, b in boards.items():
             board_table[b, :len(cards)] = cards
-        kind = np.array([x.kind for x in nodes], dtype=np.int8)
-        player = np.array([x.player for x in nodes], dtype=np.int8)
-        num_children = np.array([len(x.children) for x in nodes], dtype=np.int32)
-        fc = np.array([first_child.get(i, -1) for i in order], dtype=np.int32)
-        sizes = np.array([self._hands[0].shape[0], self._hands[1].shape[0]], dtype=np.int64)
-        decisions = np.flatnonzero(kind == DECISION)
-        blocks = num_children[decisions].astype(np.int64) * sizes[player[decisions]]
-        ends = np.cumsum(blocks)
-        total = int(ends[-1]) if ends.size else 0
-        # int32 while the storage fits it (half the bytes), int64 past 2**31 entries.
-        offset = np.full(n, -1, dtype=np.int32 if total < 2**31 else np.int64)
-        offset[decisions] = ends - blocks
         parent = np.array([final[x.parent] if x.parent >= 0 else -1 for x in nodes],
                           dtype=np.int32)
         depth = np.zeros(n, dtype=np.int32)
         for i in range(1, n):
             depth[i] = depth[parent[i]] + 1
-        # Depths and label indices are small: int16 where they fit (2 MB less on the flop
-        # benchmark, which the batched river pass's buffers use).
-        if depth.max(initial=0) < 2**15:
-            depth = depth.astype(np.int16)
-        if len(labels) < 2**15:
-            label_index = label_index.astype(np.int16)
-        return PublicTree(
-            kind=_frozen(kind), player=_frozen(player), parent=_frozen(parent),
-            depth=_frozen(depth), first_child=_frozen(fc), num_children=_frozen(num_children),
-            action_label=_frozen(label_index),
-            pot=_frozen(np.array([x.pot for x in nodes], dtype=np.float64)),
-            contrib=_frozen(np.array([x.contrib for x in nodes], dtype=np.float64)),
-            board=_frozen(board_index), boards=_frozen(board_table),
-            chance_card=_frozen(np.array([x.card for x in nodes], dtype=np.int16)),
-            chance_weight=_frozen(np.array([x.weight for x in nodes], dtype=np.float64)),
-            folder=_frozen(np.array([x.folder for x in nodes], dtype=np.int8)),
-            terminal_data=_frozen(np.array([x.data for x in nodes], dtype=np.int32)),
-            offset=_frozen(offset), **self._iso_arrays(nodes), labels=tuple(labels),
-            hands=tuple(_frozen(h) for h in self._hands),
-            initial_reach=tuple(_frozen(r) for r in self._reach),
-            hand_names=self._names, num_cards=self._num_cards,
-            starting_pot=self._starting_pot, terminals=terminals,
+        rows = [row for x in nodes for row in x.iso]
+        sizes = [h.shape[0] for h in self._hands]
+        pairs = np.zeros((len(rows), sizes[0] + sizes[1]), dtype=iso_index_dtype(sizes))
+        for k, row in enumerate(rows):
+            pairs[k, :sizes[0]] = row[1]
+            pairs[k, sizes[0]:] = row[2]
+        iso = iso_arrays(np.array([len(x.iso) for x in nodes], dtype=np.int16),
+                         np.array([row[0] for row in rows], dtype=np.int16), pairs,
+                         np.arange(len(rows)), sizes)
+        arrays: dict[str, np.ndarray] = dict(
+            kind=np.array([x.kind for x in nodes], dtype=np.int8),
+            player=np.array([x.player for x in nodes], dtype=np.int8),
+            parent=parent, depth=depth,
+            first_child=np.array([first_child.get(i, -1) for i in order], dtype=np.int32),
+            num_children=np.array([len(x.children) for x in nodes], dtype=np.int32),
+            action_label=label_index,
+            pot=np.array([x.pot for x in nodes], dtype=np.float64),
+            contrib=np.array([x.contrib for x in nodes], dtype=np.float64),
+            board=board_index, boards=board_table,
+            chance_card=np.array([x.card for x in nodes], dtype=np.int16),
+            chance_weight=np.array([x.weight for x in nodes], dtype=np.float64),
+            folder=np.array([x.folder for x in nodes], dtype=np.int8),
+            terminal_data=np.array([x.data for x in nodes], dtype=np.int32),
         )
+        return self.build_laid_out(arrays, tuple(labels), iso, terminals)
+
+    def build_laid_out(self, nodes: dict[str, np.ndarray], labels: tuple[str, ...],
+                       iso: dict[str, Any],
+                       terminals: TerminalValues | None = None) -> PublicTree:
+        """The tree of node arrays already laid out as ``build`` lays them out (what
+        :func:`expand_templates` gives; see :func:`assemble_tree`), with this builder's
+        hands, ranges and names; no node need have been added."""
+        return assemble_tree(nodes, labels, iso, self._hands, self._reach, self._names,
+                             self._num_cards, self._starting_pot, terminals)
+
+
+def iso_index_dtype(sizes: Sequence[int]) -> type[np.integer[Any]]:
+    """The dtype of hand indices in ``iso_perm``: int16 while they fit (at most 1,326
+    two-card hands), else int32."""
+    return np.int16 if max(sizes) <= 2**15 else np.int32
+
+
+def iso_arrays(counts: np.ndarray, cards: np.ndarray, pairs: np.ndarray,
+               pair_of_row: np.ndarray, sizes: Sequence[int]) -> dict[str, Any]:
+    """The tree's isomorphism arrays from ``counts[n]`` (the rows of each node, in node order),
+    each row's card ``cards[k]`` and permutation pair ``pairs[pair_of_row[k]]`` (a row of both
+    players' permutations side by side, ``[H_0 + H_1]``; ``pairs`` may repeat a pair): per node
+    its rows (``iso_offset`` / ``iso_count``), per row its card and the index of its pair in
+    ``iso_perm`` (``iso_row``). A permutation depends only on the suit swap, not on the card or
+    the node, so the distinct pairs are kept once (a handful, where the benchmark flop has
+    12,376 rows), in ``np.unique``'s order."""
+    starts = np.zeros(counts.shape[0], dtype=np.int32)
+    starts[1:] = np.cumsum(counts, dtype=np.int64)[:-1]
+    # Only the pairs the rows use, each once: np.unique over rows of ~700 hands is slow.
+    used, which = np.unique(np.asarray(pair_of_row, dtype=np.int64), return_inverse=True)
+    distinct, row_index = np.unique(pairs[used], axis=0, return_inverse=True)
+    return {
+        "iso_offset": _frozen(starts), "iso_count": _frozen(counts.astype(np.int16)),
+        "iso_card": _frozen(cards.astype(np.int16)),
+        "iso_row": _frozen(row_index.reshape(-1)[which.reshape(-1)].astype(np.int32)),
+        "iso_perm": (_frozen(distinct[:, :sizes[0]]), _frozen(distinct[:, sizes[0]:])),
+    }
+
+
+def assemble_tree(
+    nodes: dict[str, np.ndarray], labels: tuple[str, ...], iso: dict[str, Any],
+    hands: Sequence[np.ndarray], reach: Sequence[np.ndarray], names: Sequence[Sequence[str]],
+    num_cards: int, starting_pot: float, terminals: TerminalValues | None,
+) -> PublicTree:
+    """The :class:`~pokerzoo.public.tree.PublicTree` of laid-out node arrays (``nodes``: its
+    per-node fields but ``offset``, by name; ``iso``: :func:`iso_arrays`): the storage offsets
+    of the decisions (in node order) and the narrow dtypes where values fit."""
+    kind, player, num_children = nodes["kind"], nodes["player"], nodes["num_children"]
+    sizes = np.array([hands[0].shape[0], hands[1].shape[0]], dtype=np.int64)
+    decisions = np.flatnonzero(kind == DECISION)
+    blocks = num_children[decisions].astype(np.int64) * sizes[player[decisions]]
+    ends = np.cumsum(blocks)
+    total = int(ends[-1]) if ends.size else 0
+    # int32 while the storage fits it (half the bytes), int64 past 2**31 entries.
+    offset = np.full(kind.shape[0], -1, dtype=np.int32 if total < 2**31 else np.int64)
+    offset[decisions] = ends - blocks
+    narrowed = dict(nodes, offset=offset)
+    # Depths and label indices are small: int16 where they fit (2 MB less on the flop
+    # benchmark, which the batched river pass's buffers use).
+    if nodes["depth"].max(initial=0) < 2**15:
+        narrowed["depth"] = nodes["depth"].astype(np.int16)
+    if len(labels) < 2**15:
+        narrowed["action_label"] = nodes["action_label"].astype(np.int16)
+    frozen: dict[str, Any] = {name: _frozen(array) for name, array in narrowed.items()}
+    return PublicTree(
+        **frozen, **iso, labels=labels,
+        hands=tuple(_frozen(h) for h in hands), initial_reach=tuple(_frozen(r) for r in reach),
+        hand_names=tuple(tuple(n) for n in names), num_cards=num_cards,
+        starting_pot=starting_pot, terminals=terminals,
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def expand_templates(g_kind, g_edge_start, g_edge_count, e_child, e_label, g_next,
+                     s_deal_start, s_deal_count, d_label, d_state, root, root_state,
+                     num_nodes):
+    """Lay out the tree a template graph stands for, in the layout of ``build`` (each node's
+    children numbered as one block when the node is reached, depth first in child order).
+
+    The graph (``G`` nodes, a DAG: equal betting states are one node) holds the betting:
+    a decision ``g`` (``g_kind`` 0) has the edges ``g_edge_start[g]`` .. ``+ g_edge_count[g]``,
+    each to ``e_child`` with the label code ``e_label``; a chance node (``g_kind`` 1) deals
+    the cards of its board's state ``s`` (``s_deal_start[s]`` .. ``+ s_deal_count[s]``),
+    each deal ``d`` to ``g_next[g]`` on the board's state ``d_state[d]``, labelled
+    ``d_label[d]``; the other kinds are terminals. Returns per node its template node, board
+    state, parent, depth, first child (-1 at leaves), children, label code (-1 at the root),
+    deal (-1 off chance children) and rank in preorder (the order a recursive walk reaches
+    the nodes), and how many nodes were laid out (at most ``num_nodes``, -1 past it)."""
+    g_of = np.empty(num_nodes, np.int32)
+    state = np.empty(num_nodes, np.int32)
+    parent = np.empty(num_nodes, np.int32)
+    depth = np.empty(num_nodes, np.int32)
+    first_child = np.full(num_nodes, -1, np.int32)
+    num_children = np.zeros(num_nodes, np.int32)
+    label = np.empty(num_nodes, np.int32)
+    deal = np.full(num_nodes, -1, np.int32)
+    pre = np.empty(num_nodes, np.int32)
+    stack = np.empty(num_nodes, np.int32)
+    g_of[0], state[0], parent[0], depth[0], label[0] = root, root_state, -1, 0, -1
+    top, size, visited = 1, 1, 0
+    stack[0] = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        pre[visited] = node
+        visited += 1
+        g = g_of[node]
+        s = state[node]
+        if g_kind[g] == 0:
+            start, count = g_edge_start[g], g_edge_count[g]
+        elif g_kind[g] == 1:
+            start, count = s_deal_start[s], s_deal_count[s]
+        else:
+            continue
+        if size + count > num_nodes:
+            return g_of, state, parent, depth, first_child, num_children, label, deal, pre, -1
+        first_child[node] = size
+        num_children[node] = count
+        for k in range(count):
+            child = size + k
+            parent[child] = node
+            depth[child] = depth[node] + 1
+            if g_kind[g] == 0:
+                g_of[child] = e_child[start + k]
+                state[child] = s
+                label[child] = e_label[start + k]
+            else:
+                g_of[child] = g_next[g]
+                state[child] = d_state[start + k]
+                label[child] = d_label[start + k]
+                deal[child] = start + k
+        # Pushed last to first, so the first child is reached next.
+        for k in range(count - 1, -1, -1):
+            stack[top] = size + k
+            top += 1
+        size += count
+    return g_of, state, parent, depth, first_child, num_children, label, deal, pre, size
+
+
+@numba.njit(cache=True, nogil=True)
+def first_seen(codes, num_codes):
+    """``(distinct, index)`` of codes in ``0 .. num_codes - 1``: the distinct codes in the
+    order they first occur, and each entry's position among them (int32), in one pass."""
+    rank = np.full(num_codes, -1, np.int32)
+    distinct = np.empty(num_codes, np.int32)
+    index = np.empty(codes.shape[0], np.int32)
+    seen = 0
+    for i in range(codes.shape[0]):
+        code = codes[i]
+        if rank[code] < 0:
+            rank[code] = seen
+            distinct[seen] = code
+            seen += 1
+        index[i] = rank[code]
+    return distinct[:seen], index
