@@ -35,16 +35,16 @@ sys.path.insert(0, str(ROOT))
 from bench.common import table  # noqa: E402
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
-from pokerzoo.public.depth_limit import (  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver, strategy_best_responses  # noqa: E402
+from pokerzoo.public.engine.tree import CHANCE, DECISION  # noqa: E402
+from pokerzoo.public.subgames.depth_limit import (  # noqa: E402
     DepthLimitedSolver,
     full_tree,
     public_subgame,
 )
-from pokerzoo.public.leaf_values import OracleLeaves  # noqa: E402
-from pokerzoo.public.multi_valued import MultiValuedLeaves  # noqa: E402
-from pokerzoo.public.resolve import node_beliefs, resolve  # noqa: E402
-from pokerzoo.public.solver import PublicSolver, strategy_best_responses  # noqa: E402
-from pokerzoo.public.tree import CHANCE, DECISION  # noqa: E402
+from pokerzoo.public.subgames.leaf_values import OracleLeaves  # noqa: E402
+from pokerzoo.public.subgames.multi_valued import MultiValuedLeaves  # noqa: E402
+from pokerzoo.public.subgames.resolve import node_beliefs, resolve  # noqa: E402
 
 
 def _profile(solver: PublicSolver) -> dict[int, np.ndarray]:

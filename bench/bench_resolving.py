@@ -41,8 +41,8 @@ from pokerzoo.agents.resolver.tabular import InfosetIndex, tabular_policy  # noq
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.evaluation.exact import nash_conv  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
-from pokerzoo.public.small_games import public_game_tree  # noqa: E402
-from pokerzoo.public.solver import PublicSolver  # noqa: E402
+from pokerzoo.public.engine.small_games import public_game_tree  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver  # noqa: E402
 from pokerzoo.tree import build  # noqa: E402
 
 REFERENCES = [

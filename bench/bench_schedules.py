@@ -44,9 +44,9 @@ from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.errors import ConfigError  # noqa: E402
 from pokerzoo.evaluation import exploitability  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
-from pokerzoo.public.small_games import public_game_tree  # noqa: E402
-from pokerzoo.public.solver import PublicSolver  # noqa: E402
+from pokerzoo.public.engine.small_games import public_game_tree  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver  # noqa: E402
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
 
 TURN = "QsJh2h8c"
 TARGETS = (0.5, 0.1)

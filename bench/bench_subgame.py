@@ -63,14 +63,14 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import code_version, library_versions, table  # noqa: E402
 from pokerzoo.atomic import write_atomically  # noqa: E402
-from pokerzoo.public.holdem_spot import (  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver  # noqa: E402
+from pokerzoo.public.spots.holdem_spot import (  # noqa: E402
     HoldemSpot,
     SpotSolution,
     build_spot_tree,
     solve_spot,
     spot_equity,
 )
-from pokerzoo.public.solver import PublicSolver  # noqa: E402
 
 SPOT = ROOT / "configs" / "spots" / "pio_3betpotfast.toml"
 TARGETS = (0.5, 0.3, 0.1)
@@ -512,7 +512,7 @@ def pokerzoo_row(threads: int, targets: list[float], check_every: int,
                  max_iterations: int) -> None:
     """The pokerzoo side (a child process): the flop spot solved as the driver solves it,
     printed as the driver's ``result`` line."""
-    from pokerzoo.public.tree_builder import first_seen
+    from pokerzoo.public.engine.tree_builder import first_seen
 
     spot = HoldemSpot.from_toml(SPOT)
     # numba's start-up in a process (1.5 s on a loaded 2-core machine, paid by whatever

@@ -1,5 +1,5 @@
-"""The torch backend of the public engine (``pokerzoo.public.torch_backend``) timed beside the
-compiled (numba) sweep in the same run.
+"""The torch backend of the public engine (``pokerzoo.public.engine.torch_backend``), timed
+beside the compiled (numba) sweep in the same run.
 
 The numba engine walks the tree depth first, one node at a time; the torch backend processes
 every node of one depth together in batched tensor ops, which is what a GPU wants (its module
@@ -41,11 +41,11 @@ if str(ROOT) not in sys.path:
 
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.errors import ConfigError  # noqa: E402
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
-from pokerzoo.public.solver import PublicSolver, SolverConfig, discounts  # noqa: E402
-from pokerzoo.public.sweep_kernel import MODE_AVERAGE, MODE_CFR  # noqa: E402
-from pokerzoo.public.torch_backend import TorchBackend, player_storage  # noqa: E402
-from pokerzoo.public.tree import PublicTree  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver, SolverConfig, discounts  # noqa: E402
+from pokerzoo.public.engine.sweep_kernel import MODE_AVERAGE, MODE_CFR  # noqa: E402
+from pokerzoo.public.engine.torch_backend import TorchBackend, player_storage  # noqa: E402
+from pokerzoo.public.engine.tree import PublicTree  # noqa: E402
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
 from pokerzoo.schedule import NO_UPDATE  # noqa: E402
 
 SPOT = ROOT / "configs" / "spots" / "pio_3betpotfast.toml"

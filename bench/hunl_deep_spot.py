@@ -33,7 +33,7 @@ def raw_frequencies(game: Any, policy: Any, spot: Any, line: list[str]) -> dict[
     decision, before any mapping to the spot's actions."""
     from pokerzoo.evaluation.spot_eval import _reach_root, find_line, label_action
     from pokerzoo.games.holdem.cards import CARD_STRINGS
-    from pokerzoo.public.holdem_spot import spot_seats
+    from pokerzoo.public.spots.holdem_spot import spot_seats
 
     seats = spot_seats(game)
     hero = (CARD_STRINGS.index(HERO[:2]), CARD_STRINGS.index(HERO[2:]))
@@ -100,8 +100,8 @@ def main() -> None:
         solve_locked,
     )
     from pokerzoo.evaluation.spot_eval import own_ranges
-    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-    from pokerzoo.public.results import load_solver, save_solver
+    from pokerzoo.public.engine.results import load_solver, save_solver
+    from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree
     from pokerzoo.runs.load import load_agent
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -175,7 +175,7 @@ def spot_losses(game: Any, blueprint: Any, resolver: Any, args: argparse.Namespa
         solve_locked,
     )
     from pokerzoo.evaluation.spot_eval import own_ranges
-    from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
+    from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree
 
     sizes = menu(game)
     stack = min(game.config.seat_stacks()) - args.pot // 2

@@ -7,8 +7,8 @@ with 200 behind, exactly our river sizes ``("100%,a", "a")``: bet the pot or all
 all-in only (a pot raise would pass the stack). ``potSize=100`` puts 50 in for each player
 (``blind="50 50"``, ``stack="250 250"``), so OpenSpiel's returns are chips net of each
 player's contribution since the spot began, the engine's convention
-(``pokerzoo.public.tree``): no conversion. Cards are the same integers (4 x rank + suit, suits
-``cdhs``) in both.
+(``pokerzoo.public.engine.tree``): no conversion. Cards are the same integers (4 x rank +
+suit, suits ``cdhs``) in both.
 
 * **The handReaches spot** (full 52-card deck, weighted ranges in PioSOLVER's syntax passed as
   OpenSpiel's ``handReaches``): OpenSpiel deals both hands at one chance node of all
@@ -52,9 +52,9 @@ if str(ROOT) not in sys.path:
 from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.errors import ConfigError  # noqa: E402
 from pokerzoo.games.holdem.cards import RANKS  # noqa: E402
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
-from pokerzoo.public.solver import PublicSolver  # noqa: E402
-from pokerzoo.public.tree import DECISION, PublicTree  # noqa: E402
+from pokerzoo.public.engine.solver import PublicSolver  # noqa: E402
+from pokerzoo.public.engine.tree import DECISION, PublicTree  # noqa: E402
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "subgame_openspiel.md"
 POT, BEHIND = 100, 200

@@ -39,10 +39,10 @@ from pokerzoo.evaluation.spot_eval import (
     find_line,
 )
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot, spot_seats
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.spot_locks import node_of_line
-from pokerzoo.public.tree import DECISION, PublicTree
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.engine.tree import DECISION, PublicTree
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, spot_seats
+from pokerzoo.public.spots.spot_locks import node_of_line
 
 SCOPES = ("decision", "street")
 OFF_TREE = ("nearest", "drop")

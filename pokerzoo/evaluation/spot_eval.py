@@ -32,10 +32,10 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
-from pokerzoo.public.ranges import COMBO_CARDS, combo_name
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
+from pokerzoo.public.spots.ranges import COMBO_CARDS, combo_name
 
 MAX_LINE_STATES = 20_000
 """Most betting states :func:`find_line` expands before giving up."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.backend import BACKENDS
+from pokerzoo.public.engine.backend import BACKENDS
 from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments
 
 SMALL_GAMES = ("kuhn_poker", "leduc_holdem")
@@ -219,7 +219,7 @@ def write_report(path: str | None, report: dict[str, Any]) -> None:
 
 def solve_small_game(args: argparse.Namespace) -> dict[str, Any]:
     """Solve ``args.game`` and return the JSON report."""
-    from pokerzoo.public.small_games import solve_game
+    from pokerzoo.public.engine.small_games import solve_game
 
     with progress_bar(args.iterations, args.quiet) as progress:
         solution = solve_game(
@@ -245,7 +245,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.example:
-        from pokerzoo.public.spot_format import EXAMPLE_SPOT
+        from pokerzoo.public.spots.spot_format import EXAMPLE_SPOT
 
         print(EXAMPLE_SPOT, end="")
         return 0

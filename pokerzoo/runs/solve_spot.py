@@ -1,13 +1,13 @@
 """The hold'em spot form of ``solve.py``: ``solve.py SPOT.toml --exploitability 0.3 --json OUT``.
 
-The spot is a TOML file of ``pokerzoo.public.holdem_spot.HoldemSpot`` fields (see
+The spot is a TOML file of ``pokerzoo.public.spots.holdem_spot.HoldemSpot`` fields (see
 ``configs/spots/pio_3betpotfast.toml``); the shared flags of ``pokerzoo.runs.solve`` set the
 budget, target and solver; ``--chart DIR`` draws the 13 x 13 strategy of the acting player at
 the root and at each ``--line`` (comma-separated action labels, e.g. ``"check,bet 94"``) in
 the chart style of ``evaluate.py --strategy-chart``, each file named after its line
 (``root.png``, ``check_bet_94.png``);
 ``--save FILE`` writes the solved spot (``SpotSolution.load`` reads it back). The spot file's
-``[locks]`` table locks decisions by line and hand (``pokerzoo.public.spot_locks``;
+``[locks]`` table locks decisions by line and hand (``pokerzoo.public.spots.spot_locks``;
 ``docs/spot_format.md``).
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from pokerzoo.atomic import check_target
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.spot_locks import parse_line
+from pokerzoo.public.spots.spot_locks import parse_line
 
 
 def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
@@ -35,7 +35,7 @@ def chart_targets(folder: str | Path, lines: list[list[str]]) -> list[Path]:
         ConfigError: ``folder`` is an existing file (or anything but a folder), or a chart's
             path is a link or anything but a new path or a regular file.
     """
-    from pokerzoo.public.class_chart import line_file_name
+    from pokerzoo.public.spots.class_chart import line_file_name
 
     where = Path(folder)
     if os.path.lexists(where) and not where.is_dir():
@@ -66,7 +66,7 @@ def _array_bytes(value: Any) -> int:
 def saved_bytes(solution: Any) -> int:
     """About the bytes ``SpotSolution.save`` writes: the tree's, the terminals' and the
     solver storage's arrays (the JSON around them is small)."""
-    from pokerzoo.public.results import _STORAGE
+    from pokerzoo.public.engine.results import _STORAGE
 
     solver = solution.solver
     terminals = solver.tree.terminals
@@ -92,8 +92,8 @@ def solve_spot_report(args: argparse.Namespace, params: dict[str, Any],
     ``solve_seconds`` (iterations and exploitability checks) are apart; ``seconds`` is
     ``solve_seconds``, the figure comparable between runs, and ``wall_seconds`` all three.
     """
-    from pokerzoo.public.holdem_spot import HoldemSpot, solve_until, unsolved_spot
-    from pokerzoo.public.warm_start import compile_kernels_for
+    from pokerzoo.public.spots.holdem_spot import HoldemSpot, solve_until, unsolved_spot
+    from pokerzoo.public.engine.warm_start import compile_kernels_for
     from pokerzoo.runs.solve import COMPILE_NOTE, CompileClock, say
 
     spot = HoldemSpot.from_toml(args.spot)

@@ -27,9 +27,9 @@ from pokerzoo.evaluation.spot_eval import (
     find_line,
     own_ranges,
 )
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import PublicTree
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.engine.tree import PublicTree
 from pokerzoo.runs.load import load_agent
 
 

@@ -16,7 +16,7 @@ from pokerzoo.evaluation.strategy_view import (
     rows_as_dicts,
     strategy_rows,
 )
-from pokerzoo.public.class_chart import draw_class_chart
+from pokerzoo.public.spots.class_chart import draw_class_chart
 from pokerzoo.runs.folder import SavedRun
 from pokerzoo.runs.load import load_agent
 

@@ -15,8 +15,8 @@ from pokerzoo.evaluation.spot_decision import (
 )
 from pokerzoo.evaluation.spot_eval import own_ranges
 from pokerzoo.games import load_game
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
-from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
 
 # no_limit_holdem's defaults (blinds 50/100, 10,000 stacks, half pot, pot, all-in): a limped
 # pot checked to the river holds 200 chips with 9,900 behind; OOP bets half pot (100) and IP,

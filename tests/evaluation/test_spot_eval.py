@@ -11,9 +11,9 @@ from pokerzoo.evaluation.spot_eval import evaluate_at_spot, find_line
 from pokerzoo.games import load_game
 from pokerzoo.games.base import State
 from pokerzoo.policy import UniformRandomPolicy
-from pokerzoo.public.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import DECISION
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.engine.tree import DECISION
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
 
 # no_limit_holdem: blinds 50/100, stacks 10,000, half-pot and pot sizes and all-in. A limped
 # pot checked to the river holds 200 chips with 9,900 behind.

@@ -150,7 +150,7 @@ def test_spot_decision_solves_on_all_the_cores(tmp_path: Path,
 
 def test_the_torch_backend_solves_a_spot_as_numba_does(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    from pokerzoo.public.results import load_solver
+    from pokerzoo.public.engine.results import load_solver
 
     reports = {}
     for backend in ("numba", "torch"):

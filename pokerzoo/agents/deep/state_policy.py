@@ -145,7 +145,7 @@ class NetworkStatePolicy:
 
     def range_table(self, state: State, p: int) -> np.ndarray:
         """Probabilities ``[1326, num_actions]`` at ``state`` for every hole-card pair p could
-        hold (pairs in ``pokerzoo.public.ranges.COMBO_CARDS`` order: (low, high) card ids),
+        hold (pairs in ``pokerzoo.public.spots.ranges.COMBO_CARDS`` order: (low, high) card ids),
         in one network call; ConfigError for a game without a hole-card field."""
         if self._hole is None:
             raise ConfigError(f"{self.game.name}'s information states have no hole-card field "

@@ -37,9 +37,9 @@ from pokerzoo.agents.resolver.tabular import InfosetIndex, tabular_policy, walk_
 from pokerzoo.config import with_overrides
 from pokerzoo.errors import ConfigError, TreeTooLargeError
 from pokerzoo.games.base import Game
-from pokerzoo.public.small_games import public_game_tree
-from pokerzoo.public.solver import PublicSolver, SolverConfig
-from pokerzoo.public.tree import CHANCE, DECISION
+from pokerzoo.public.engine.small_games import public_game_tree
+from pokerzoo.public.engine.solver import PublicSolver, SolverConfig
+from pokerzoo.public.engine.tree import CHANCE, DECISION
 from pokerzoo.tree import build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 

@@ -50,7 +50,7 @@ class ResolverConfig:
     subgame solves: exact leaf values, but the trunk converges only at CFR-D's O(1/sqrt(T)))."""
     leaf_rule: str = "mean"
     """Which values the per-pass leaf sources (``leaves="network"``, ``oracle_mode=
-    "per-pass"``) give a depth-limited re-solve (``pokerzoo.public.depth_limit``):
+    "per-pass"``) give a depth-limited re-solve (``pokerzoo.public.subgames.depth_limit``):
     ``"mean"`` (the default: every CFR pass at the current strategies' reaches, and the
     opponent's leaf values handed to the next re-solve are its per-pass values averaged over
     the iterations, as DeepStack averages the re-solve's counterfactual values; on Leduc's

@@ -4,7 +4,7 @@
 asked for all hands at once) before the streets it re-solves. At the first decision of a
 re-solved street it builds the street's spot (``holdem_tree.street_spot``: board, pot,
 effective stack, the game's own sizes) with both players' ranges, solves it with the range
-solver (``pokerzoo.public.holdem_spot.solve_spot``: to a target exploitability in % of the
+solver (``pokerzoo.public.spots.holdem_spot.solve_spot``: to a target exploitability in % of the
 pot, or a number of iterations or seconds), keeps the solution, and plays the solution's
 average strategy at the node of the actual line for its own hand, each spot action mapped to
 the game action putting in the nearest chips.
@@ -73,9 +73,9 @@ from pokerzoo.agents.resolver.holdem_tree import (
 )
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import SpotSolution, combo_indices, solve_spot, spot_seats
-from pokerzoo.public.ranges import COMBO_INDEX
-from pokerzoo.public.tree import CHANCE, DECISION
+from pokerzoo.public.engine.tree import CHANCE, DECISION
+from pokerzoo.public.spots.holdem_spot import SpotSolution, combo_indices, solve_spot, spot_seats
+from pokerzoo.public.spots.ranges import COMBO_INDEX
 
 _OFF_TREE = "off the tree"
 _NO_RANGE = "a player's range is empty"

@@ -7,7 +7,7 @@ subgame solving takes the values of the opponent's best action in the abstractio
 Brown and Sandholm 2017, "Safe and nested subgame solving for imperfect-information games"),
 or at the re-solving player's decision when it re-solves at every decision (DeepStack's
 continual re-solving). ``gadget_solve`` solves the new spot with the CFR-D gadget
-(``pokerzoo.public.resolve.ResolvingSolver``: per hand, the opponent either takes those
+(``pokerzoo.public.subgames.resolve.ResolvingSolver``: per hand, the opponent either takes those
 values or enters; Burch, Johanson and Bowling 2014), so the re-solve is no more exploitable
 there than the previous solve, up to both solves' errors and the ranges' floor.
 
@@ -21,15 +21,15 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.holdem_spot import (
+from pokerzoo.public.spots.holdem_spot import (
     HoldemSpot,
     SpotSolution,
     build_spot_tree,
     combo_indices,
     solve_until,
 )
-from pokerzoo.public.resolve import ResolvingSolver, node_beliefs
-from pokerzoo.public.subgame import tree_subgame
+from pokerzoo.public.subgames.resolve import ResolvingSolver, node_beliefs
+from pokerzoo.public.subgames.subgame import tree_subgame
 
 
 def best_response_values(solver: object, node: int, player: int) -> np.ndarray:

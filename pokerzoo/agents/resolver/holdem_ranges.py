@@ -1,7 +1,7 @@
 """Ranges of a heads-up hold'em blueprint along a public line.
 
 A seat's range at a public state is the blueprint's reach of each of its 1,326 hole-card
-pairs (``pokerzoo.public.ranges.COMBO_CARDS`` order): the product, over the seat's own
+pairs (``pokerzoo.public.spots.ranges.COMBO_CARDS`` order): the product, over the seat's own
 actions on the line, of the probability the blueprint gives that action holding the pair.
 Pairs holding a board card are 0. The opponent's cards do not enter: a seat's policy sees only
 its own cards and the public line.
@@ -22,7 +22,7 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.ranges import COMBO_CARDS
+from pokerzoo.public.spots.ranges import COMBO_CARDS
 
 NUM_COMBOS = len(COMBO_CARDS)
 

@@ -27,9 +27,9 @@ import numpy as np
 from pokerzoo.agents.resolver.holdem_ranges import board_blocked
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.public.holdem_spot import HoldemSpot, spot_seats
-from pokerzoo.public.ranges import combo_name
-from pokerzoo.public.tree import DECISION, PublicTree
+from pokerzoo.public.engine.tree import DECISION, PublicTree
+from pokerzoo.public.spots.holdem_spot import HoldemSpot, spot_seats
+from pokerzoo.public.spots.ranges import combo_name
 
 RANGE_FLOOR = 1e-4
 """Every pair off the board is in a spot's ranges with at least this share of the range's

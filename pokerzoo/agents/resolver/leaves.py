@@ -3,7 +3,7 @@
 * ``oracle``: the rest of the game below each leaf solved for the leaf's reaches, by the
   value network's compiled batch solver (``pbs.LeafStates.solve_states``: DCFR on every leaf
   of a call in one compiled loop, the best-response values of each hand against the other's
-  average, as ``pokerzoo.public.leaf_values.OracleLeaves`` gives them; the engine's own
+  average, as ``pokerzoo.public.subgames.leaf_values.OracleLeaves`` gives them; the engine's own
   ``OracleLeaves`` solves one leaf per ``PublicSolver`` and is several times slower per
   iteration on Leduc, too slow for the hundreds of re-solves of a whole agent).
 * ``network``: ``value_net.NetworkLeaves`` over a trained ``ValueNet`` (torch; imported only
@@ -77,7 +77,7 @@ class JointOracleLeaves:
         self._solvers: dict[int, Any] = {}
 
     def _solver(self, node: int) -> Any:
-        from pokerzoo.public.solver import PublicSolver
+        from pokerzoo.public.engine.solver import PublicSolver
 
         if node not in self._solvers:
             self._solvers[node] = PublicSolver(self.oracle.rest(node), self.config)
@@ -102,7 +102,7 @@ class JointOracle:
     ``JointOracleLeaves``."""
 
     def __init__(self, game: Game) -> None:
-        from pokerzoo.public.depth_limit import full_tree
+        from pokerzoo.public.subgames.depth_limit import full_tree
 
         self.game = game
         self.small = full_tree(game)
@@ -110,7 +110,7 @@ class JointOracle:
 
     def rest(self, node: int) -> Any:
         """The public tree of the rest of the game below the whole tree's ``node``."""
-        from pokerzoo.public.depth_limit import cut_tree
+        from pokerzoo.public.subgames.depth_limit import cut_tree
 
         if node not in self._rests:
             full = self.small.tree

@@ -39,13 +39,13 @@ from pokerzoo.agents.resolver.pbs_kernel import solve, subtree_nodes, trace
 from pokerzoo.checkpoint import plain_data
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
-from pokerzoo.public.small_games import (
+from pokerzoo.public.engine.small_games import (
     DenseTerminals,
     SmallGameTree,
     policy_blocks,
     public_game_tree,
 )
-from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
+from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
 from pokerzoo.schedule import schedule_table
 
 LEAF_KINDS = ("round_end", "all")

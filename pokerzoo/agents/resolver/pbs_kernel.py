@@ -3,7 +3,7 @@
 Each state is a subgame: the nodes below ``root`` of a dense public tree (Kuhn, the Leduc
 family: ``public_game_tree``) and one range per player there. One compiled loop solves them
 all, so a batch of thousands costs no Python per state or iteration. The tree's layout makes
-the passes plain loops: node ids grow from parent to child (``pokerzoo.public.tree``), so
+the passes plain loops: node ids grow from parent to child (``pokerzoo.public.engine.tree``), so
 reaches flow forward over a subtree's ids in increasing order and values flow back in
 decreasing order. Regrets and strategy sums are kept per child node (the edge into it), for
 the acting player's hands. Alternating updates, DCFR's discounts per iteration
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pokerzoo.public.tree import CHANCE, DECISION, PublicTree
+from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
 
 _BR, _AVERAGE, _CFR = 0, 1, 2
 

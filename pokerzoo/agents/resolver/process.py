@@ -44,8 +44,8 @@ import numpy as np
 from pokerzoo.agents.resolver.config import ResolverConfig
 from pokerzoo.agents.resolver.solves import Solve
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.small_games import SmallGameTree
-from pokerzoo.public.tree import CHANCE, DECISION
+from pokerzoo.public.engine.small_games import SmallGameTree
+from pokerzoo.public.engine.tree import CHANCE, DECISION
 
 Resolve = Callable[[int, int, np.ndarray, np.ndarray | None, np.ndarray | None, int | None],
                    Solve]

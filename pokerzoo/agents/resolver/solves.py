@@ -1,14 +1,14 @@
 """One re-solve of the continual re-solving agent, and what it keeps of it (``Solve``).
 
-A re-solve starts at a public node ``root`` of a small game's public tree (Kuhn, the Leduc
-family; ``pokerzoo.public.small_games``) for the agent's player ``a``, from ``a``'s range there
-and either the opponent's range (unsafe re-solving) or the opponent's counterfactual values
-kept from the previous solve (the CFR-D gadget of Burch, Johanson and Bowling 2014, or the
-max-margin gadget of Moravcik et al. 2016: ``pokerzoo.public.resolve``). The subgame is copied
-out of the full public tree below ``root`` (a decision node, or the chance node that starts a
-round), to the end of the betting round (depth-limit leaves where the next public card is
-dealt, laid out as ``pokerzoo.public.depth_limit`` lays them, with values from a leaf-value
-source) or to the end of the game, and solved by the engine's ``ResolvingSolver``.
+A re-solve starts at a public node ``root`` of a small game's public tree (Kuhn, the Leduc family;
+``pokerzoo.public.engine.small_games``) for the agent's player ``a``, from ``a``'s range there and
+either the opponent's range (unsafe re-solving) or the opponent's counterfactual values kept from
+the previous solve (the CFR-D gadget of Burch, Johanson and Bowling 2014, or the max-margin gadget
+of Moravcik et al. 2016: ``pokerzoo.public.subgames.resolve``). The subgame is copied out of the
+full public tree below ``root`` (a decision node, or the chance node that starts a round), to the
+end of the betting round (depth-limit leaves where the next public card is dealt, laid out as
+``pokerzoo.public.subgames.depth_limit`` lays them, with values from a leaf-value source) or to the
+end of the game, and solved by the engine's ``ResolvingSolver``.
 
 Values are *local*: the counterfactual value of a hand at node ``n`` sums over the other
 player's hands weighted by that player's reach at ``n`` and the chance weights below ``n``,
@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.depth_limit import LEAF_LABEL, LeafValues, Subgame
-from pokerzoo.public.resolve import ResolvingSolver
-from pokerzoo.public.small_games import DenseTerminals, SmallGameTree
-from pokerzoo.public.solver import PublicSolver
-from pokerzoo.public.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
-from pokerzoo.public.tree_builder import PublicTreeBuilder
+from pokerzoo.public.engine.small_games import DenseTerminals, SmallGameTree
+from pokerzoo.public.engine.solver import PublicSolver
+from pokerzoo.public.engine.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
+from pokerzoo.public.engine.tree_builder import PublicTreeBuilder
+from pokerzoo.public.subgames.depth_limit import LEAF_LABEL, LeafValues, Subgame
+from pokerzoo.public.subgames.resolve import ResolvingSolver
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,7 +144,7 @@ def solve_subgame(
     ``gadget`` ``"unsafe"`` from ``opp_range``, ``"cfr-d"`` or ``"max-margin"`` from
     ``opp_values``. The agent plays the average strategy, or with ``draw`` = t the current
     strategy of iteration t (ReBeL's rule) at each of its nodes. ``leaf_rule``: which
-    values a per-pass leaf source gives (``pokerzoo.public.depth_limit.LEAF_RULES``; the
+    values a per-pass leaf source gives (``pokerzoo.public.subgames.depth_limit.LEAF_RULES``; the
     joint oracle, a ``LeafGame`` without them, always takes part in the passes itself)."""
     tree = small.tree
     if (gadget == "unsafe") != (opp_values is None) or (gadget == "unsafe") == (

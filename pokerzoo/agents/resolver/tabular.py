@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.small_games import SmallGameTree
-from pokerzoo.public.tree import DECISION
+from pokerzoo.public.engine.small_games import SmallGameTree
+from pokerzoo.public.engine.tree import DECISION
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.tabular_policy import TabularPolicy
 

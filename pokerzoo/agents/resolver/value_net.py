@@ -11,7 +11,7 @@ values cancel exactly, as a zero-sum subgame's do. With the game's suit symmetri
 answers over the relabelled inputs, so swapping suits swaps its values exactly. Batched, on
 CUDA when present.
 
-``NetworkLeaves(net)`` is a ``LeafValues`` source for ``pokerzoo.public.depth_limit``: it
+``NetworkLeaves(net)`` is a ``LeafValues`` source for ``pokerzoo.public.subgames.depth_limit``: it
 normalises the leaves' reaches, asks the network, and scales back to chips (values times the
 leaf's pot times the opponent's reach mass: the values are homogeneous of degree one in the
 opponent's reach and zero in one's own).
@@ -42,7 +42,7 @@ except ImportError:  # a machine without the extra: one line saying what to inst
 from pokerzoo.agents.resolver.pbs import FeatureSpec, game_record, suit_permutations
 from pokerzoo.checkpoint import checked_weights, read_checkpoint, write_checkpoint
 from pokerzoo.games.base import Game
-from pokerzoo.public.tree import PublicTree
+from pokerzoo.public.engine.tree import PublicTree
 
 CHECKPOINT_NAME = "value-net"
 """The agent name a standalone value-net checkpoint is written under."""
@@ -330,7 +330,7 @@ def _check_loaded_spec(spec: ValueNetSpec, where: str) -> None:
 
 
 class NetworkLeaves:
-    """A ``LeafValues`` source (``pokerzoo.public.depth_limit``) from a ``ValueNet``.
+    """A ``LeafValues`` source (``pokerzoo.public.subgames.depth_limit``) from a ``ValueNet``.
 
     Args:
         net: the value network.

@@ -11,10 +11,10 @@ from pokerzoo.agents.resolver.agent import Resolver
 from pokerzoo.agents.resolver.leaves import CompiledOracleLeaves, HandOffLeaves
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import nash_conv
-from pokerzoo.public.depth_limit import DepthLimitedSolver, public_subgame
-from pokerzoo.public.leaf_values import OracleLeaves
-from pokerzoo.public.resolve import ResolveConfig
-from tests.public.test_depth_limit import _trunk_loss as trunk_loss
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame
+from pokerzoo.public.subgames.leaf_values import OracleLeaves
+from pokerzoo.public.subgames.resolve import ResolveConfig
+from tests.public.subgames.test_depth_limit import _trunk_loss as trunk_loss
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def leduc() -> pokerzoo.games.base.Game:
 def _trunk_loss(game: pokerzoo.games.base.Game, solver: DepthLimitedSolver,
                 iterations: int = 500) -> float:
     """Both players' losses in the whole game from playing the trunk's average strategy,
-    the rest solved by DCFR (``tests.public.test_depth_limit``'s measure)."""
+    the rest solved by DCFR (``tests.public.subgames.test_depth_limit``'s measure)."""
     return trunk_loss(game, solver, iterations, algorithm="dcfr")
 
 

@@ -11,7 +11,7 @@ import pokerzoo
 from pokerzoo.agents.resolver.pbs import LeafStates, solver_reaches
 from pokerzoo.agents.resolver.pbs_data import generate_dataset, load_dataset
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.tree import CHANCE
+from pokerzoo.public.engine.tree import CHANCE
 from pokerzoo.tree import build
 from pokerzoo.tree.tabular_policy import TabularPolicy
 
@@ -91,7 +91,7 @@ def test_a_game_without_rounds_is_refused() -> None:
 
 @pytest.mark.slow
 def test_targets_agree_with_the_engines_oracle_leaves(states: LeafStates) -> None:
-    from pokerzoo.public.leaf_values import OracleLeaves
+    from pokerzoo.public.subgames.leaf_values import OracleLeaves
 
     nodes, r0, r1 = states.random_states(3, np.random.default_rng(5))
     batch = states.solve_states(nodes, r0, r1)

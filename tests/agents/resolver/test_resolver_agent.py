@@ -14,7 +14,7 @@ from pokerzoo.agents.resolver.agent import Resolver
 from pokerzoo.agents.resolver.tabular import tabular_policy
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import nash_conv
-from pokerzoo.public.solver import PublicSolver
+from pokerzoo.public.engine.solver import PublicSolver
 from tests.agents.resolver.env_play import play_seat_through_env
 
 ITERATIONS = 200

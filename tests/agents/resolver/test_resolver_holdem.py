@@ -19,8 +19,8 @@ from pokerzoo.agents.resolver.holdem_ranges import pair_probabilities
 from pokerzoo.agents.resolver.holdem_tree import SpotSettings, street_spot
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
-from pokerzoo.public.holdem_spot import combo_indices, solve_spot
-from pokerzoo.public.ranges import COMBO_CARDS, COMBO_INDEX
+from pokerzoo.public.spots.holdem_spot import combo_indices, solve_spot
+from pokerzoo.public.spots.ranges import COMBO_CARDS, COMBO_INDEX
 from tests.agents.resolver.env_play import play_seat_through_env
 
 PARAMS = {"small_blind": 1, "big_blind": 2, "stacks": 40, "bet_fractions": (0.5, 1.0)}

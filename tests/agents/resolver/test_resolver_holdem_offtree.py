@@ -17,7 +17,7 @@ from pokerzoo.agents.resolver.holdem_gadget import best_response_values, carried
 from pokerzoo.agents.resolver.holdem_ranges import betting_steps
 from pokerzoo.agents.resolver.holdem_tree import SpotSettings, street_spot
 from pokerzoo.errors import ConfigError
-from pokerzoo.public.holdem_spot import combo_indices, solve_spot
+from pokerzoo.public.spots.holdem_spot import combo_indices, solve_spot
 from tests.agents.resolver.env_play import play_seat_through_env
 from tests.agents.resolver.test_resolver_holdem import (
     PARAMS,

@@ -22,7 +22,7 @@ from pokerzoo.agents.resolver.value_net import (  # noqa: E402
     save_value_net,
 )
 from pokerzoo.agents.resolver.value_training import ValueNetTrainer  # noqa: E402
-from pokerzoo.public.depth_limit import DepthLimitedSolver, public_subgame  # noqa: E402
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 FIT_ERROR = 0.06
