@@ -68,4 +68,18 @@ def discounts(algorithm: str, t: int, alpha: float = 1.5, beta: float = 0.0,
             lower = min(lower, 4 ** ((restart_limit.bit_length() - 1) // 2))
         u = float(i - lower)
         return Discounts(pos, 0.5, False, (u / (u + 1.0)) ** 3, 1.0)
-    raise ConfigError(f"unknown CFR schedule {algorithm!r}; known: cfr+, dcfr, postflop")
+    if algorithm == "pcfr+":
+        # Predictive CFR+ (Farina, Kroer and Sandholm, AAAI 2021, arXiv:2007.14358): CFR+'s
+        # regrets, quadratic averaging (the paper's choice); its prediction is the engine's.
+        return Discounts(1.0, 1.0, True, 1.0, float(t) ** 2)
+    raise ConfigError(f"unknown CFR schedule {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+
+
+ALGORITHMS = ("cfr+", "dcfr", "postflop", "pcfr+")
+"""The named CFR variants of the schedule."""
+
+
+def predictive(algorithm: str) -> bool:
+    """Whether ``algorithm``'s strategy is matched on the regrets plus a prediction (PCFR+:
+    the last instantaneous regret)."""
+    return algorithm == "pcfr+"
