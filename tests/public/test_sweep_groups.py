@@ -4,6 +4,9 @@ solver), one update step for both storages, and predictive CFR+ (PCFR+)."""
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -136,3 +139,19 @@ def test_pcfr_plus_prediction_is_the_last_instantaneous_regret(kuhn):
 def test_pcfr_plus_memory_counts_the_predictions():
     plain = estimate_memory(100, 1000, 5, 3, 10)
     assert estimate_memory(100, 1000, 5, 3, 10, predictive=True) == plain + 4 * 1000
+
+
+def test_a_fresh_process_loads_the_grouped_sweep_from_the_disk_cache(kuhn):
+    PublicSolver(kuhn).iterate(1)  # compiled (or loaded) here, so it is on disk now
+    script = ("from pokerzoo.games import load_game\n"
+              "from pokerzoo.public import sweep_kernel as k\n"
+              "from pokerzoo.public.small_games import public_game_tree\n"
+              "from pokerzoo.public.solver import PublicSolver\n"
+              "PublicSolver(public_game_tree(load_game('kuhn_poker')).tree).iterate(1)\n"
+              "print(sum(k.sweep_cached.stats.cache_hits.values()),"
+              " sum(k.sweep_cached.stats.cache_misses.values()))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              p for p in sys.path if p)})
+    hits, misses = map(int, done.stdout.split()[-2:])
+    assert hits >= 1 and misses == 0
