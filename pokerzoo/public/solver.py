@@ -235,7 +235,7 @@ def _checked_locks(tree: PublicTree, locks: Mapping[int, Any]) -> dict[int, np.n
 
 
 class PublicSolver:
-    """CFR+/DCFR/postflop on a public tree with compiled sweeps.
+    """CFR+/DCFR/PCFR+/postflop on a public tree with compiled sweeps.
 
     Args:
         tree: a public tree whose terminals offer ``compiled(tree)``.
@@ -412,6 +412,10 @@ class PublicSolver:
               start: int, own: np.ndarray, opp: np.ndarray, record: int = -1,
               update: bool = True, fronts: tuple[np.ndarray, ...] | None = None,
               frontier_record: bool = False) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """One compiled pass of ``mode`` for ``trav`` from node ``start`` with these reaches:
+        its values there and what ``record`` copied (both reaches, the values, the values
+        per action; zeros where nothing is recorded).
+        ``fronts`` (reaches and values at the first chance nodes) make those nodes leaves."""
         tree = self.tree
         if record >= 0:
             ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
@@ -431,6 +435,8 @@ class PublicSolver:
             values = kernel.sweep(*args)
         else:
             values = kernel.sweep_cached(*args)
+        if record < 0:  # the callers' own zeros, as ever (the shared group stays untouched)
+            return values, tuple(np.zeros_like(row) for row in rec[1:])
         return values, (rec.own, rec.opp, rec.value, rec.actions)
 
     def _call_tasks(self, mode: int, trav: int,
