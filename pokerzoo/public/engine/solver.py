@@ -1,4 +1,4 @@
-"""Range-vs-range solvers on a public tree: CFR+, DCFR and postflop-solver's schedule.
+"""Range-vs-range solvers on a public tree: CFR+, DCFR, PCFR+ and postflop-solver's schedule.
 
 Every iteration is two compiled sweeps (``pokerzoo.public.engine.sweep_kernel``), one per player,
 with alternating updates: player 0's regrets are updated against player 1's current strategy,
@@ -17,6 +17,15 @@ iteration (``discounts``):
   reach (the textbook average), where postflop-solver's ``solver.rs``, as we read it, adds
   the current strategy unweighted (tried here as an option: 2-3% cheaper per iteration, 3%
   more exploitable at equal iterations on the flop benchmark, so not kept).
+* ``"pcfr+"``: predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via
+  Predictive Blackwell Approachability: Connecting Regret Matching and Mirror Descent",
+  AAAI 2021, arXiv:2007.14358): CFR+'s regrets, the strategy matched on the regrets plus the
+  last instantaneous regret (kept per entry, float32: 4 bytes an entry more), strategy sums
+  weighted by ``t^2``. Float32 storage only.
+
+The sweeps take the solver's arrays in named groups (``sweep_kernel``'s ``TreeArrays``,
+``Storage``, ``Locks``, ...), built once when the solver is made (per traverser where they
+differ); a pass adds only its iteration's scalars, its reaches and what it records.
 
 Values are chips net of each player's contribution (``pokerzoo.public.engine.tree``'s convention);
 exploitability is the mean of the two players' best-response gains, ``(BR_0 + BR_1) / 2`` in
@@ -61,7 +70,7 @@ class SolverConfig:
     """How a public tree is solved."""
 
     algorithm: str = "postflop"
-    """``"cfr+"``, ``"dcfr"`` or ``"postflop"`` (see the module docstring)."""
+    """``"cfr+"``, ``"dcfr"``, ``"postflop"`` or ``"pcfr+"`` (see the module docstring)."""
     alpha: float = 1.5
     """DCFR's exponent for positive regrets (``"dcfr"`` only)."""
     beta: float = 0.0
@@ -98,6 +107,9 @@ class SolverConfig:
             raise ConfigError(f"algorithm must be one of {ALGORITHMS}, not {self.algorithm!r}")
         if self.storage not in STORAGES:
             raise ConfigError(f"storage must be one of {STORAGES}, not {self.storage!r}")
+        if self.storage == "compressed" and schedule.predictive(self.algorithm):
+            raise ConfigError(f"algorithm {self.algorithm!r} keeps float32 predictions; "
+                              "it needs storage='f32', not 'compressed'")
         for name in ("alpha", "beta", "gamma"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
@@ -143,7 +155,7 @@ def estimate_memory(
     num_nodes: int, storage_size: int, max_depth: int, max_actions: int, max_hands: int,
     storage: str = "f32", locked_entries: int = 0, threads: int = 1,
     tree_bytes: int | None = None, frontier_nodes: int = 0, frontier_tasks: int = 0,
-    river_bytes: int = 0,
+    river_bytes: int = 0, predictive: bool = False,
 ) -> int:
     """Bytes a solver of such a tree needs: the tree's arrays, regrets and strategy sums
     (8 bytes an entry in f32, 4 compressed, plus two float32 scales per node), locked
@@ -155,10 +167,11 @@ def estimate_memory(
     returns what the build freed to the system before it allocates). With ``threads > 1``,
     ``frontier_nodes`` and ``frontier_tasks`` (the first chance nodes and their children, known
     once the tree exists) count what a threaded pass keeps per chance node and subtree;
-    ``river_bytes`` is what each thread's batched river pass holds (``river_memory``)."""
+    ``river_bytes`` is what each thread's batched river pass holds (``river_memory``);
+    ``predictive``: PCFR+'s float32 predictions, 4 bytes an entry more."""
     if storage not in STORAGES:
         raise ConfigError(f"storage must be one of {STORAGES}, not {storage!r}")
-    per_entry = 8 if storage == "f32" else 4
+    per_entry = (8 if storage == "f32" else 4) + (4 if predictive else 0)
     scales = 8 * num_nodes if storage == "compressed" else 0
     sweep = 8 * (max_depth + 1) * (3 * max_hands + 2 * max_actions * max_hands)
     sweep += 8 * (8 * max_hands + 160)  # the terminals' scratch and the walker's rows
@@ -232,7 +245,7 @@ def _checked_locks(tree: PublicTree, locks: Mapping[int, Any]) -> dict[int, np.n
 
 
 class PublicSolver:
-    """CFR+/DCFR/postflop on a public tree with compiled sweeps.
+    """CFR+/DCFR/PCFR+/postflop on a public tree with compiled sweeps.
 
     Args:
         tree: a public tree whose terminals offer ``compiled(tree)``.
@@ -274,6 +287,15 @@ class PublicSolver:
     _chance_index: np.ndarray
     _backend: SolverBackend | None = None
     """The backend running the passes where it is not the compiled sweep (``_start_backend``)."""
+    _trees: tuple[Any, ...]
+    _isomorphisms: tuple[Any, ...]
+    _no_record: tuple[Any, ...]
+    _no_frontier: tuple[Any, ...]
+    _storage: Any
+    _lock_group: Any
+    _task_group: Any
+    _river_group: Any
+    _terminals: Any
 
     def __init__(
         self, tree: PublicTree, config: SolverConfig | None = None,
@@ -314,7 +336,8 @@ class PublicSolver:
                                self.config.storage, locked_entries, self.config.threads,
                                tree_bytes=tree_memory(tree, self._data),
                                frontier_nodes=self._frontier.size,
-                               frontier_tasks=len(self._tasks), river_bytes=river_bytes)
+                               frontier_tasks=len(self._tasks), river_bytes=river_bytes,
+                               predictive=schedule.predictive(self.config.algorithm))
         if need > self.config.max_memory_bytes:
             raise TreeTooLargeError(
                 f"solving this tree needs about {_size(need)}, over the limit of "
@@ -326,6 +349,7 @@ class PublicSolver:
         self._allocate(locked_entries)
         self.iterations = 0
         self._terminal_kind, self._typed_data = _known_terminals(self._kernel, self._data)
+        self._groups()
         # Threads take the subtrees in chunks, largest first (so no thread is left with a big
         # one at the end); only the chunks are kept, not a cost per node.
         self._chunks: list[np.ndarray] = []
@@ -367,6 +391,8 @@ class PublicSolver:
         self.sums16 = np.zeros(size if compressed else 0, dtype=np.uint16)
         self.rscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
         self.sscale = np.zeros(tree.num_nodes if compressed else 0, dtype=np.float32)
+        predictive = schedule.predictive(self.config.algorithm)
+        self.predictions = np.zeros(size if predictive else 0, dtype=np.float32)
         # Per node only where some node is locked (empty: none is, which the sweep reads as
         # -1 everywhere).
         index = np.int32 if locked_entries < 2**31 else np.int64
@@ -386,57 +412,88 @@ class PublicSolver:
                                record=None if record < 0 else record)
         return result.values, () if result.record is None else tuple(result.record)
 
+    def _groups(self) -> None:
+        """The sweeps' argument groups (``sweep_kernel``'s named tuples), built once: the
+        tree, isomorphism, an empty record and an off frontier per traverser; the storage,
+        the locks, the tasks, the river layout and the terminals shared."""
+        tree = self.tree
+        hands = (tree.num_hands(0), tree.num_hands(1))
+        self._trees = tuple(kernel.TreeArrays(
+            tree.kind, tree.player, tree.first_child, tree.num_children, tree.chance_card,
+            tree.chance_weight, tree.offset, tree.card_masks[p], tree.card_masks[1 - p],
+            self.max_depth, self.max_actions) for p in (0, 1))
+        self._isomorphisms = tuple(kernel.Isomorphism(
+            tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_row, tree.iso_perm[p])
+            for p in (0, 1))
+        # Never written: a pass writes its record only at its record node (-1: none).
+        self._no_record = tuple(kernel.Record(
+            -1, np.zeros(hands[p]), np.zeros(hands[1 - p]), np.zeros(hands[p]),
+            np.zeros((self.max_actions, hands[p]))) for p in (0, 1))
+        self._no_frontier = tuple(kernel.Frontier(
+            False, False, self._chance_index, np.zeros((0, hands[p])),
+            np.zeros((0, hands[1 - p])), np.zeros((0, hands[p]))) for p in (0, 1))
+        self._storage = kernel.Storage(
+            self.config.storage == "compressed", self.regrets, self.sums, self.regrets16,
+            self.sums16, self.rscale, self.sscale, self.predictions)
+        self._lock_group = kernel.Locks(self.lock_offset, self.lock_values)
+        self._task_group = kernel.Tasks(self._task_front, self._task_start)
+        self._river_group = None if self._rivers is None else kernel.Rivers(*self._rivers)
+        kind = self._terminal_kind
+        self._terminals = None if kind is None else kernel.Terminals(kind, *self._typed_data)
+
+    def _terminal_group(self) -> Any:
+        """The terminals' group: the cached sweep's kinds, or the kernel of one's own."""
+        if self._terminal_kind is None or self._terminals is None:
+            return kernel.AnyTerminals(self._kernel, self._data)
+        return self._terminals
+
     def _call(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
               start: int, own: np.ndarray, opp: np.ndarray, record: int = -1,
               update: bool = True, fronts: tuple[np.ndarray, ...] | None = None,
               frontier_record: bool = False) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """One compiled pass of ``mode`` for ``trav`` from node ``start`` with these reaches:
+        its values there and what ``record`` copied (both reaches, the values, the values
+        per action; zeros where nothing is recorded).
+        ``fronts`` (reaches and values at the first chance nodes) make those nodes leaves."""
         tree = self.tree
-        ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
-        rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
-        if fronts is None:
-            fronts = (np.zeros((0, ht)), np.zeros((0, ho)), np.zeros((0, ht)))
-        head = (*self._head(mode, trav, scalars, own, opp), record, *rec)
-        tail = (start, update, fronts[0].shape[0] > 0, frontier_record, self._chance_index,
-                *fronts, tree.iso_offset, tree.iso_count, tree.iso_card, tree.iso_row,
-                tree.iso_perm[trav])
-        if self._terminal_kind is None:
-            values = kernel.sweep(*head, self._kernel, self._data, *tail)
+        if record >= 0:
+            ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
+            rec = kernel.Record(int(record), np.zeros(ht), np.zeros(ho), np.zeros(ht),
+                                np.zeros((self.max_actions, ht)))
         else:
-            values = kernel.sweep_cached(*head, self._terminal_kind, *self._typed_data, *tail)
-        return values, rec
-
-    def _head(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
-              own: np.ndarray, opp: np.ndarray) -> tuple[Any, ...]:
-        """The arguments every sweep entry point starts with, up to ``max_actions``."""
-        tree = self.tree
-        pos, neg, floor, sum_discount, sum_weight = scalars
-        return (mode, trav, tree.kind, tree.player, tree.first_child, tree.num_children,
-                tree.chance_card, tree.chance_weight, tree.offset, tree.card_masks[trav],
-                tree.card_masks[1 - trav], own, opp, self.config.storage == "compressed",
-                self.regrets, self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-                self.lock_offset, self.lock_values, pos, neg, floor, sum_discount, sum_weight,
-                self.max_depth, self.max_actions)
+            rec = self._no_record[trav]
+        if fronts is None:
+            frontier = self._no_frontier[trav]
+        else:
+            frontier = kernel.Frontier(fronts[0].shape[0] > 0, bool(frontier_record),
+                                       self._chance_index, *fronts)
+        args = (mode, trav, self._trees[trav], self._storage, self._lock_group,
+                _discounts_of(scalars), rec, self._terminal_group(), start, update, frontier,
+                self._isomorphisms[trav], own, opp)
+        if self._terminal_kind is None:
+            values = kernel.sweep(*args)
+        else:
+            values = kernel.sweep_cached(*args)
+        if record < 0:  # the callers' own zeros, as ever (the shared group stays untouched)
+            return values, tuple(np.zeros_like(row) for row in rec[1:])
+        return values, (rec.own, rec.opp, rec.value, rec.actions)
 
     def _call_tasks(self, mode: int, trav: int,
                     scalars: tuple[float, float, bool, float, float], positions: np.ndarray,
                     fronts: tuple[np.ndarray, ...], values: np.ndarray) -> None:
         """The CFR passes of the subtrees ``self._tasks[p]`` for ``p`` in ``positions`` (one
         compiled call), their values into ``values[p]``."""
-        tree = self.tree
-        ht, ho = tree.num_hands(trav), tree.num_hands(1 - trav)
-        rec = (np.zeros(ht), np.zeros(ho), np.zeros(ht), np.zeros((self.max_actions, ht)))
-        head = (*self._head(mode, trav, scalars, np.empty(ht), np.empty(ho)), *rec)
-        tail = (self._chance_index, fronts[0], fronts[1], tree.iso_offset, tree.iso_count,
-                tree.iso_card, tree.iso_row, tree.iso_perm[trav], positions, self._task_front,
-                self._task_start, values)
-        if mode == kernel.MODE_CFR and self._rivers is not None:
-            starts, nodes, max_group = self._rivers
-            kernel.sweep_tasks_rivers(*head, self._typed_data[1], *tail, starts, nodes,
-                                      max_group)
+        frontier = kernel.Frontier(True, True, self._chance_index, *fronts)
+        args = (mode, trav, self._trees[trav], self._storage, self._lock_group,
+                _discounts_of(scalars), self._no_record[trav])
+        tail = (frontier, self._isomorphisms[trav], self._task_group)
+        if mode == kernel.MODE_CFR and self._river_group is not None:
+            kernel.sweep_tasks_rivers(*args, self._typed_data[1], *tail, self._river_group,
+                                      positions, values)
         elif self._terminal_kind is None:
-            kernel.sweep_tasks(*head, self._kernel, self._data, *tail)
+            kernel.sweep_tasks(*args, self._terminal_group(), *tail, positions, values)
         else:
-            kernel.sweep_tasks_cached(*head, self._terminal_kind, *self._typed_data, *tail)
+            kernel.sweep_tasks_cached(*args, self._terminal_group(), *tail, positions, values)
 
     def _parallel(self, mode: int, trav: int, scalars: tuple[float, float, bool, float, float],
                   own: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -471,10 +528,8 @@ class PublicSolver:
         work()  # this thread sweeps too
         for helper in helpers:
             helper.result()
-        kernel.gather_chance_values(self._task_front, self._task_start, values,
-                                    tree.chance_card, tree.chance_weight, tree.card_masks[trav],
-                                    tree.iso_offset, tree.iso_count, tree.iso_card,
-                                    tree.iso_row, tree.iso_perm[trav], fronts[2])
+        kernel.gather_chance_values(self._task_group, values, self._trees[trav],
+                                    self._isomorphisms[trav], fronts[2])
         return self._call(mode, trav, scalars, 0, own, opp, fronts=fronts)[0]
 
     def iterate(self, n: int = 1) -> None:
@@ -522,9 +577,8 @@ class PublicSolver:
         hands = tree.num_hands(int(tree.player[node]))
         out = np.zeros((int(tree.num_children[node]), hands))
         kernel.node_strategy(int(node), hands, int(tree.num_children[node]), average,
-                             tree.offset, self.config.storage == "compressed", self.regrets,
-                             self.sums, self.regrets16, self.sums16, self.rscale, self.sscale,
-                             self.lock_offset, self.lock_values, np.zeros(2 * hands), out)
+                             tree.offset, self._storage, self._lock_group, np.zeros(2 * hands),
+                             out)
         return out
 
     def solve(
@@ -750,6 +804,14 @@ class PublicSolver:
         rows = int(self.tree.num_children[node]) if self.tree.kind[node] == DECISION else 0
         own, opp, value, actions = rec
         return PassResult(values, NodeRecord(own, opp, value, actions[:rows]), reached)
+
+
+def _discounts_of(scalars: tuple[float, float, bool, float, float]) -> Discounts:
+    """``scalars`` as the sweeps' schedule group, each field of one type (so that a tuple of
+    ints compiles nothing new)."""
+    positive, negative, floor, sum_discount, sum_weight = scalars
+    return Discounts(float(positive), float(negative), bool(floor), float(sum_discount),
+                     float(sum_weight))
 
 
 _TRIM_ENTRIES = 1 << 22

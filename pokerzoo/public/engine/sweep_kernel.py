@@ -7,18 +7,47 @@ the storage is ``O(depth x actions x hands)``. One kernel serves every use:
 
 * ``MODE_CFR``: regret-matching strategies (or locked ones) for both players; at the
   traverser's nodes the regrets are discounted and updated and the strategy sums accumulated
-  (CFR+, DCFR and postflop-solver's schedule differ only in the scalars passed in).
+  (CFR+, DCFR, PCFR+ and postflop-solver's schedule differ only in the scalars passed in and,
+  for PCFR+, in the prediction the storage keeps).
 * ``MODE_BEST_RESPONSE``: the opponent plays its average strategy, the traverser takes the best
   action per hand (except at locked nodes, where it plays the locked strategy).
 * ``MODE_AVERAGE``: both play their average strategies (expected values, results).
 
+**Argument groups.** Every entry point takes its arrays in named groups, built once per solver
+(per traverser where they differ) rather than as one long positional list: ``TreeArrays`` (the
+tree's links and the traverser's and opponent's card masks), ``Storage`` (float32 or 16-bit
+regrets and sums, and PCFR+'s predictions), ``Locks``, the iteration's scalars
+(``pokerzoo.schedule.Discounts``), ``Record`` (a node whose reaches and values are copied
+out), ``Frontier`` (chance nodes as leaves), ``Isomorphism``, the terminals (``Terminals`` for
+the kinds this package ships, ``AnyTerminals`` for a kernel of one's own), and for the
+threaded passes ``Tasks`` and ``Rivers``. The groups are ``typing.NamedTuple``s: numba passes
+them by value as plain structs (after inlining, each field is the same register or pointer a
+separate argument was, so they cost nothing at run time), types them by their fields (so a
+cached sweep is found again on disk by a new process), and they need no declarations beyond
+the class. Numba's structrefs would be mutable and reached through a pointer, but they need
+registration boilerplate per type and are not as easily cached.
+
+**Walks.** The general pass (``_walker``) and the batched river pass's two walks keep their own
+depth-first stack machines: one skeleton shared by all three (hooks on a state tuple, or a
+loop over the walk's events) measured 30-50% (events) to 5x (hooks) slower per pass, because
+numba counts references of every array a hook's state holds and the event loop costs a
+dispatch per step.
+
+**One update step.** ``_update_node`` serves both storages; the arithmetic of one regret
+entry (``_regret_step``) and one strategy-sum entry (``_sum_step``) is written once.
+PCFR+ (predictive CFR+: Farina, Kroer and Sandholm, "Faster Game Solving via Predictive
+Blackwell Approachability: Connecting Regret Matching and Mirror Descent", AAAI 2021,
+arXiv:2007.14358) keeps the regrets as CFR+ does and, per entry, the last instantaneous regret
+``m`` (``Storage.predictions``, float32, the regrets' offsets); its strategy is regret
+matching on ``max(R + m, 0)``. An empty predictions array means no prediction.
+
 Terminal values come from the tree's compiled terminal kernel (``CompiledTerminals``), called
-as ``kernel(node, player, opp_reach, out, data)``. ``record_node`` copies both reaches, the
+as ``kernel(node, player, opp_reach, out, data)``. ``Record.node`` copies both reaches, the
 node's values and its per-action values (traverser's nodes) out when the sweep passes it.
 
-Two entry points share one body (``_walker``): ``sweep`` takes any terminal kernel as an
-argument (compiled once per process and kernel: numba cannot cache a function typed by a
-dispatcher), ``sweep_cached`` dispatches the two kinds this package ships (``TERMINAL_DENSE``,
+Two entry points share one body: ``sweep`` takes any terminal kernel (``AnyTerminals``;
+compiled once per process and kernel: numba cannot cache a function typed by a dispatcher),
+``sweep_cached`` dispatches the two kinds this package ships (``TERMINAL_DENSE``,
 ``TERMINAL_HOLDEM``) on typed data and is cached on disk, so a new process starts solving at
 once. ``sweep_tasks`` / ``sweep_tasks_cached`` run the same body over several subtrees below
 the first chance nodes in one call (the solver's threads take them in chunks). Numba keys that
@@ -37,7 +66,7 @@ maps to the largest code; postflop-solver's 16-bit storage).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -47,6 +76,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pokerzoo.public.engine.holdem_terminal import NUM_CARDS, board_tables, holdem_terminal_values
+from pokerzoo.schedule import Discounts
 
 MODE_CFR, MODE_BEST_RESPONSE, MODE_AVERAGE = 0, 1, 2
 TERMINAL_DENSE, TERMINAL_HOLDEM = 0, 1
@@ -57,6 +87,122 @@ TERMINALS_REVISION = 4
 DECISION, CHANCE = 0, 1
 _I16 = 32767.0
 _U16 = 65535.0
+
+__all__ = [
+    "AnyTerminals", "Discounts", "Frontier", "Isomorphism", "Locks", "Record", "Rivers",
+    "Storage", "Tasks", "Terminals", "TreeArrays", "dense_terminal_kernel",
+    "gather_chance_values", "node_strategy", "sweep", "sweep_cached", "sweep_tasks",
+    "sweep_tasks_cached", "sweep_tasks_rivers",
+]
+
+
+class TreeArrays(NamedTuple):
+    """The tree as one traverser's sweep reads it (``PublicTree``'s arrays of those names)."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    chance_card: np.ndarray
+    chance_weight: np.ndarray
+    offset: np.ndarray
+    """Each decision node's first entry in the storage."""
+    mask_trav: np.ndarray
+    """``[cards, H_trav]``: the traverser's hands each card blocks."""
+    mask_opp: np.ndarray
+    """``[cards, H_opp]``: the opponent's."""
+    max_depth: int
+    max_actions: int
+
+
+class Storage(NamedTuple):
+    """Regrets and strategy sums: float32, or 16-bit codes with a float32 scale per node."""
+
+    compressed: bool
+    regrets: np.ndarray
+    sums: np.ndarray
+    regrets16: np.ndarray
+    sums16: np.ndarray
+    rscale: np.ndarray
+    sscale: np.ndarray
+    predictions: np.ndarray
+    """PCFR+'s last instantaneous regrets (float32, the regrets' offsets); empty otherwise."""
+
+
+class Locks(NamedTuple):
+    """Locked strategies: node ``n``'s at ``values[offset[n]:]`` where ``offset[n] >= 0``
+    (``offset`` empty where no node is locked)."""
+
+    offset: np.ndarray
+    values: np.ndarray
+
+
+class Record(NamedTuple):
+    """What a pass copies out at ``node`` (-1: nothing): both reaches, the traverser's values
+    and, at its own nodes, its values per action."""
+
+    node: int
+    own: np.ndarray
+    opp: np.ndarray
+    value: np.ndarray
+    actions: np.ndarray
+
+
+class Frontier(NamedTuple):
+    """With ``on``, chance nodes are leaves: the pass records the reaches there (``record``:
+    into ``own[chance_index[n]]`` / ``opp``) or reads their values from ``value``."""
+
+    on: bool
+    record: bool
+    chance_index: np.ndarray
+    own: np.ndarray
+    opp: np.ndarray
+    value: np.ndarray
+
+
+class Isomorphism(NamedTuple):
+    """Chance child ``c`` stands for the cards ``card[offset[c]:offset[c] + size[c]]``, each
+    with the traverser's hands permuted by ``perm[row[k]]`` (``PublicTree``'s ``iso_*``)."""
+
+    offset: np.ndarray
+    size: np.ndarray
+    card: np.ndarray
+    row: np.ndarray
+    perm: np.ndarray
+
+
+class Terminals(NamedTuple):
+    """The terminals this package ships: ``TERMINAL_DENSE`` on ``dense`` or
+    ``TERMINAL_HOLDEM`` on ``holdem`` (the other an empty placeholder of the same types)."""
+
+    kind: int
+    dense: Any
+    holdem: Any
+
+
+class AnyTerminals(NamedTuple):
+    """A compiled terminal kernel of one's own, called as ``kernel(node, player, opp_reach,
+    out, data)``."""
+
+    kernel: Any
+    data: Any
+
+
+class Tasks(NamedTuple):
+    """The subtrees below the first chance nodes: subtree ``p`` starts at ``start[p]``, below
+    the frontier chance node numbered ``front[p]``."""
+
+    front: np.ndarray
+    start: np.ndarray
+
+
+class Rivers(NamedTuple):
+    """Batched rivers: ``nodes[start[p]:start[p + 1]]`` are subtree ``p``'s river chance nodes;
+    ``max_group`` bounds the terminals below one river card of a subtree."""
+
+    start: np.ndarray
+    nodes: np.ndarray
+    max_group: int
 
 
 @intrinsic
@@ -92,47 +238,79 @@ def dense_terminal_kernel(node, player, opp_reach, out, data):
             out[j] = acc
 
 
-@numba.njit(cache=True, nogil=True)
-def _update(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
-            regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight, work):
-    """Discount and add the regrets and strategy sums of the traverser's node ``n``."""
-    base = offset[n]
-    size = actions * hands
-    largest = 0.0
-    for a in range(actions):
-        for h in range(hands):
-            idx = base + a * hands + h
-            r = regrets16[idx] * rscale[n] if compressed else regrets[idx]
-            r = r * (pos if r > 0.0 else neg) + act[a, h] - value[h]
-            if floor and r < 0.0:
-                r = 0.0
-            work[a * hands + h] = r
-            largest = max(largest, abs(r))
-    if compressed:
-        scale = largest / _I16 if largest > 0.0 else 0.0
-        rscale[n] = scale
-        for i in range(size):
-            regrets16[base + i] = np.int16(np.rint(work[i] / scale)) if scale > 0.0 else 0
-    else:
-        for i in range(size):
-            regrets[base + i] = work[i]
-    largest = 0.0
-    for a in range(actions):
-        for h in range(hands):
-            idx = base + a * hands + h
-            s = sums16[idx] * sscale[n] if compressed else sums[idx]
-            s = s * sum_discount + sum_weight * own[h] * strat[a, h]
-            work[a * hands + h] = s
-            largest = max(largest, s)
-    if compressed:
-        scale = largest / _U16 if largest > 0.0 else 0.0
-        sscale[n] = scale
-        for i in range(size):
-            sums16[base + i] = np.uint16(np.rint(work[i] / scale)) if scale > 0.0 else 0
-    else:
-        for i in range(size):
-            sums[base + i] = work[i]
+@numba.njit(cache=True, nogil=True, inline="always")
+def _regret_step(r, pos, neg, floor, act, value):
+    """One regret entry's step: discounted by its sign, plus the action's value less the
+    node's (floored at 0 for regret matching+)."""
+    r = r * (pos if r > 0.0 else neg) + act - value
+    return max(r, 0.0) if floor else r
 
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _sum_step(s, sum_discount, sum_weight, reach, strat):
+    """One strategy-sum entry's step: discounted, plus the weighted reach times the
+    strategy."""
+    return s * sum_discount + sum_weight * reach * strat
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _encode(work, size, largest, top, codes, base, scales, n):
+    """``work[:size]`` as 16-bit codes at ``codes[base:]``: the largest magnitude maps to
+    ``top``, the scale kept in ``scales[n]``."""
+    scale = largest / top if largest > 0.0 else 0.0
+    scales[n] = scale
+    for i in range(size):
+        codes[base + i] = np.rint(work[i] / scale) if scale > 0.0 else 0.0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _update_node(n, hands, actions, strat, act, value, own, offset, storage, sched, work):
+    """Discount and add the regrets and strategy sums of the traverser's node ``n`` (and
+    PCFR+'s predictions), in either storage. Float32 storage: per action one loop over the
+    regrets and one over the sums, on 1-D views, with no scratch (loops the compiler
+    vectorises; one loop storing into both tables stayed scalar). 16-bit storage: the new
+    values into ``work``, then encoded with the node's new scale."""
+    base = offset[n]
+    pos, neg, floor = sched.positive, sched.negative, sched.floor
+    sum_discount, sum_weight = sched.sum_discount, sched.sum_weight
+    if storage.compressed:
+        regrets16, rscale = storage.regrets16, storage.rscale
+        sums16, sscale = storage.sums16, storage.sscale
+        size = actions * hands
+        largest = 0.0
+        for a in range(actions):
+            for h in range(hands):
+                r = _regret_step(regrets16[base + a * hands + h] * rscale[n], pos, neg, floor,
+                                 act[a, h], value[h])
+                work[a * hands + h] = r
+                largest = max(largest, abs(r))
+        _encode(work, size, largest, _I16, regrets16, base, rscale, n)
+        largest = 0.0
+        for a in range(actions):
+            for h in range(hands):
+                s = _sum_step(sums16[base + a * hands + h] * sscale[n], sum_discount,
+                              sum_weight, own[h], strat[a, h])
+                work[a * hands + h] = s
+                largest = max(largest, s)
+        _encode(work, size, largest, _U16, sums16, base, sscale, n)
+        return
+    predictive = storage.predictions.shape[0] > 0
+    v = value[:hands]
+    w = own[:hands]
+    for a in range(actions):
+        row = base + a * hands
+        reg = storage.regrets[row:row + hands]
+        acts = act[a, :hands]
+        for h in range(hands):
+            reg[h] = _regret_step(np.float64(reg[h]), pos, neg, floor, acts[h], v[h])
+        if predictive:
+            pred = storage.predictions[row:row + hands]
+            for h in range(hands):
+                pred[h] = acts[h] - v[h]
+        sm = storage.sums[row:row + hands]
+        st = strat[a, :hands]
+        for h in range(hands):
+            sm[h] = _sum_step(sm[h], sum_discount, sum_weight, w[h], st[h])
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -151,29 +329,56 @@ def _positive(table, row, scale, q_hands, out, total):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets, sums, regrets16,
-                  sums16, rscale, sscale, lock_offset, lock_values, total, out):
+def _positive_predicted(table, predictions, row, q_hands, out, total):
+    """``_positive`` of the regrets plus their predictions (PCFR+): ``out[h] =
+    max(table[row + h] + predictions[row + h], 0)``, added into ``total[h]``."""
+    src = table[row:row + q_hands]
+    pred = predictions[row:row + q_hands]
+    dst = out[:q_hands]
+    for h in range(q_hands):
+        x = np.float64(src[h]) + pred[h]
+        dst[h] = x if x > 0.0 else 0.0
+    acc = total[:q_hands]
+    for h in range(q_hands):
+        acc[h] += dst[h]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _locked(locks, n):
+    """Whether node ``n``'s strategy is locked."""
+    return n < locks.offset.shape[0] and locks.offset[n] >= 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def node_strategy(n, q_hands, actions, use_average, offset, storage, locks, total, out):
     """Fill ``out[:actions, :q_hands]`` with node ``n``'s strategy: locked, average (strategy
-    sums normalised; uniform where they are all 0) or regret matching (uniform likewise). The
-    loops over hands are innermost (contiguous, vectorisable); ``total[:2 * q_hands]`` is
-    scratch."""
-    if n < lock_offset.shape[0] and lock_offset[n] >= 0:
-        base = lock_offset[n]
+    sums normalised; uniform where they are all 0) or regret matching (on the regrets plus
+    their predictions where ``storage`` keeps any; uniform likewise). The loops over hands are
+    innermost (contiguous, vectorisable); ``total[:2 * q_hands]`` is scratch."""
+    if _locked(locks, n):
+        base = locks.offset[n]
         for a in range(actions):
             for h in range(q_hands):
-                out[a, h] = lock_values[base + a * q_hands + h]
+                out[a, h] = locks.values[base + a * q_hands + h]
         return
     base = offset[n]
     for h in range(q_hands):
         total[h] = 0.0
+    predictive = storage.predictions.shape[0] > 0
     for a in range(actions):
         row = base + a * q_hands
-        if not compressed:
-            _positive(sums if use_average else regrets, row, 1.0, q_hands, out[a], total)
+        if not storage.compressed:
+            if use_average:
+                _positive(storage.sums, row, 1.0, q_hands, out[a], total)
+            elif predictive:
+                _positive_predicted(storage.regrets, storage.predictions, row, q_hands, out[a],
+                                    total)
+            else:
+                _positive(storage.regrets, row, 1.0, q_hands, out[a], total)
         elif use_average:
-            _positive(sums16, row, sscale[n], q_hands, out[a], total)
+            _positive(storage.sums16, row, storage.sscale[n], q_hands, out[a], total)
         else:
-            _positive(regrets16, row, rscale[n], q_hands, out[a], total)
+            _positive(storage.regrets16, row, storage.rscale[n], q_hands, out[a], total)
     uniform = 1.0 / actions
     acc = total[:q_hands]
     inv = total[q_hands:2 * q_hands]
@@ -192,29 +397,6 @@ def node_strategy(n, q_hands, actions, use_average, offset, compressed, regrets,
             x = row_out[h]
             q = x * r
             row_out[h] = _fma(_fma(-q, acc[h], x), r, q) if r > 0.0 else uniform
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
-                floor, sum_discount, sum_weight):
-    """``_update`` for float32 storage, with no scratch: per action one loop over the
-    regrets and one over the sums, on 1-D views (loops the compiler vectorises; one loop
-    storing into both tables stayed scalar)."""
-    base = offset[n]
-    v = value[:hands]
-    w = own[:hands]
-    for a in range(actions):
-        row = base + a * hands
-        reg = regrets[row:row + hands]
-        acts = act[a, :hands]
-        for h in range(hands):
-            r = np.float64(reg[h])
-            r = r * (pos if r > 0.0 else neg) + acts[h] - v[h]
-            reg[h] = max(r, 0.0) if floor else r
-        sm = sums[row:row + hands]
-        st = strat[a, :hands]
-        for h in range(hands):
-            sm[h] = sm[h] * sum_discount + sum_weight * w[h] * st[h]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -292,20 +474,6 @@ def _mixed_values(strat, act, out, actions, size):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _update_node(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
-                 regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
-                 work):
-    """``_update`` (16-bit storage) or ``_update_f32`` of the traverser's node ``n``."""
-    if compressed:
-        _update(n, hands, actions, strat, act, value, own, offset, compressed, regrets, sums,
-                regrets16, sums16, rscale, sscale, pos, neg, floor, sum_discount, sum_weight,
-                work)
-    else:
-        _update_f32(n, hands, actions, strat, act, value, own, offset, regrets, sums, pos, neg,
-                    floor, sum_discount, sum_weight)
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
 def _into_decision_parent(val, act, d, i, traverser_acts, size):
     """Child ``i``'s values (``val[d]``) into its decision parent one level up: the action's
     values at the traverser's nodes; summed at the opponent's (its reach is in them)."""
@@ -318,20 +486,19 @@ def _into_decision_parent(val, act, d, i, traverser_acts, size):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _add_chance_child(c, child, out, size, chance_card, chance_weight, mask_trav, iso_offset,
-                      iso_count, iso_card, iso_row, iso_perm):
+def _add_chance_child(c, child, out, size, tree, iso):
     """Chance child ``c``'s values (``child``) into its chance node's (``out``): weighted,
     over the hands its card leaves, then once more for each isomorphic card it stands for,
     with the hands permuted."""
-    w = chance_weight[c]
-    _add_unmasked(w, child, mask_trav[chance_card[c]], out, size)
-    for j in range(iso_offset[c], iso_offset[c] + iso_count[c]):
-        other = iso_card[j]
-        perm = iso_perm[iso_row[j]]
+    w = tree.chance_weight[c]
+    mask_trav = tree.mask_trav
+    _add_unmasked(w, child, mask_trav[tree.chance_card[c]], out, size)
+    for j in range(iso.offset[c], iso.offset[c] + iso.size[c]):
+        other = iso.card[j]
+        perm = iso.perm[iso.row[j]]
         for h in range(size):
             if not mask_trav[other, h]:
                 out[h] += w * child[perm[h]]
-
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -345,21 +512,16 @@ def _task_reaches(own, opp, mask_own, mask_opp, reach_own, reach_opp):
         reach_opp[h] = opp[h] * (0.0 if mask_opp[h] else 1.0)
 
 
+
 def _walker(term: Any) -> Any:
-    """The sweep's body compiled around the terminal call ``term(node, player, opp_reach,
-    out, tdata, kern)`` (a global of the compiled code, so that it can be cached; ``kern`` is
-    the kernel passed in by ``sweep``, 0 in ``sweep_cached``)."""
+    """The general pass (the body of ``sweep``) and its run over several subtrees, compiled
+    around the terminal call ``term(node, player, opp_reach, out, terminals, scratch)`` (a
+    global of the compiled code, so that it can be cached)."""
 
     @numba.njit(nogil=True)
-    def walk(mode, trav, kind, player, first_child, num_children, chance_card, chance_weight,
-              offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
-              regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
-              sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
-              rec_value, rec_actions, kern, tdata, start, update, frontier, frontier_record,
-              chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
-              iso_row, iso_perm):
-        """The body of ``sweep`` (see there), with the terminal call ``term(node, player,
-        opp_reach, out, tdata)``.
+    def walk(mode, trav, tree, storage, locks, sched, record, terminals, scratch, start,
+             update, frontier, iso, reach_trav, reach_opp):
+        """The body of ``sweep`` (see there), with ``scratch`` for the terminal call.
 
         Reaches are kept by reference: ``trow[d]`` / ``orow[d]`` name the depth whose row holds
         the traverser's / opponent's reach at depth ``d``, so a decision copies only the acting
@@ -367,26 +529,29 @@ def _walker(term: Any) -> Any:
         is, terminals are 0 without a call, the opponent's strategy is not computed, and whole
         subtrees are skipped when nothing below is updated or recorded (every value of the
         traverser is linear in the opponent's reach)."""
+        kind, player, num_children = tree.kind, tree.player, tree.num_children
+        first_child, offset = tree.first_child, tree.offset
         ht = reach_trav.shape[0]
         ho = reach_opp.shape[0]
         # Allocated here, not passed in: fresh arrays let the compiler know that they alias
         # nothing (buffers passed in and reused were measured 2.5% slower).
-        depth = max_depth + 1
+        depth = tree.max_depth + 1
         width = max(ht, ho)
         own_r = np.empty((depth, ht))
         opp_r = np.empty((depth, ho))
         val = np.zeros((depth, ht))
-        strat = np.empty((depth, max_actions, width))
-        act = np.empty((depth, max_actions, ht))
-        work = np.empty(max_actions * width)
+        strat = np.empty((depth, tree.max_actions, width))
+        act = np.empty((depth, tree.max_actions, ht))
+        work = np.empty(tree.max_actions * width)
         total = np.empty(2 * width)
-        node_at = np.zeros(depth, dtype=np.int64)
-        child_i = np.zeros(depth, dtype=np.int64)
+        node_at = np.zeros(depth + 1, dtype=np.int64)
+        child_i = np.zeros(depth + 1, dtype=np.int64)
         trow = np.zeros(depth, dtype=np.int64)
         orow = np.zeros(depth, dtype=np.int64)
         live = np.zeros(depth, dtype=np.bool_)
+        record_node = record.node
         prune = mode != MODE_CFR or not update
-        prune = prune and not frontier and record_node < 0
+        prune = prune and not frontier.on and record_node < 0
         own_r[0, :] = reach_trav
         opp_r[0, :] = reach_opp
         for h in range(ho):
@@ -404,38 +569,32 @@ def _walker(term: Any) -> Any:
                 entering = False
                 child_i[d] = 0
                 if n == record_node:
-                    rec_own[:] = own_r[trow[d]]
-                    rec_opp[:] = opp_r[orow[d]]
+                    record.own[:] = own_r[trow[d]]
+                    record.opp[:] = opp_r[orow[d]]
                 if k >= 2:
                     if live[d]:
-                        term(n, trav, opp_r[orow[d]], val[d], tdata, kern)
+                        term(n, trav, opp_r[orow[d]], val[d], terminals, scratch)
                     else:
                         val[d, :] = 0.0
-                elif k == CHANCE and frontier:
-                    ci = chance_index[n]
-                    if frontier_record:
-                        front_own[ci, :] = own_r[trow[d]]
-                        front_opp[ci, :] = opp_r[orow[d]]
+                elif k == CHANCE and frontier.on:
+                    ci = frontier.chance_index[n]
+                    if frontier.record:
+                        frontier.own[ci, :] = own_r[trow[d]]
+                        frontier.opp[ci, :] = opp_r[orow[d]]
                         val[d, :] = 0.0
                     else:
-                        val[d, :] = front_value[ci]
+                        val[d, :] = frontier.value[ci]
                 elif not live[d] and prune:
                     val[d, :] = 0.0
                     skip = True
                 else:
-                    # A decision node's values are written whole on the way back up (its
-                    # first action's or child's, then the others added); a chance node's
-                    # are summed over its children into zeros (a card blocks some hands).
                     if k == CHANCE:
                         val[d, :] = 0.0
                     if k == DECISION and (player[n] == trav or live[d]):
-                        q = player[n]
-                        node_strategy(n, ht if q == trav else ho, num_children[n],
-                                      mode != MODE_CFR, offset, compressed, regrets, sums,
-                                      regrets16, sums16, rscale, sscale, lock_offset,
-                                      lock_values, total, strat[d])
+                        node_strategy(n, ht if player[n] == trav else ho, num_children[n],
+                                      mode != MODE_CFR, offset, storage, locks, total, strat[d])
             if (k < 2 and not skip and child_i[d] < num_children[n]
-                    and not (frontier and k == CHANCE)):
+                    and not (frontier.on and k == CHANCE)):
                 i = child_i[d]
                 c = first_child[n] + i
                 e = d + 1
@@ -454,9 +613,9 @@ def _walker(term: Any) -> Any:
                         trow[e] = trow[d]
                         live[e] = False
                 else:
-                    card = chance_card[c]
-                    _masked(own_r[trow[d]], mask_trav[card], own_r[e], ht)
-                    _masked(opp_r[orow[d]], mask_opp[card], opp_r[e], ho)
+                    card = tree.chance_card[c]
+                    _masked(own_r[trow[d]], tree.mask_trav[card], own_r[e], ht)
+                    _masked(opp_r[orow[d]], tree.mask_opp[card], opp_r[e], ho)
                     trow[e] = e
                     orow[e] = e
                     live[e] = _any_positive(opp_r[e], ho)
@@ -466,7 +625,7 @@ def _walker(term: Any) -> Any:
                 continue
             if k == DECISION and player[n] == trav and not skip:
                 actions = num_children[n]
-                locked = n < lock_offset.shape[0] and lock_offset[n] >= 0
+                locked = _locked(locks, n)
                 if mode == MODE_BEST_RESPONSE and not locked:
                     for h in range(ht):
                         val[d, h] = act[d, 0, h]
@@ -477,12 +636,11 @@ def _walker(term: Any) -> Any:
                     _mixed_values(strat[d], act[d], val[d], actions, ht)
                 if mode == MODE_CFR and update and not locked:
                     _update_node(n, ht, actions, strat[d], act[d], val[d], own_r[trow[d]],
-                                 offset, compressed, regrets, sums, regrets16, sums16, rscale,
-                                 sscale, pos, neg, floor, sum_discount, sum_weight, work)
+                                 offset, storage, sched, work)
                 if n == record_node:
-                    rec_actions[:actions, :] = act[d, :actions, :]
+                    record.actions[:actions, :] = act[d, :actions, :]
             if n == record_node:
-                rec_value[:] = val[d]
+                record.value[:] = val[d]
             if d == 0:
                 break
             parent = node_at[d - 1]
@@ -490,79 +648,67 @@ def _walker(term: Any) -> Any:
             if kind[parent] == DECISION:
                 _into_decision_parent(val, act, d, i, player[parent] == trav, ht)
             else:
-                _add_chance_child(n, val[d], val[d - 1], ht, chance_card, chance_weight,
-                                  mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm)
+                _add_chance_child(n, val[d], val[d - 1], ht, tree, iso)
             child_i[d - 1] = i + 1
             d -= 1
         return val[0].copy()
 
     @numba.njit(nogil=True)
-    def walk_tasks(mode, trav, kind, player, first_child, num_children, chance_card,
-                   chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                   regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
-                   pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions, rec_own,
-                   rec_opp, rec_value, rec_actions, kern, tdata, chance_index, front_own,
-                   front_opp, iso_offset, iso_count, iso_card, iso_row, iso_perm,
-                   positions, task_front, task_start, values):
-        """The CFR passes of the subtrees ``task_start[p]`` for ``p`` in ``positions``, one
+    def walk_tasks(mode, trav, tree, storage, locks, sched, record, terminals, scratch,
+                   frontier, iso, tasks, positions, values):
+        """The CFR passes of the subtrees ``tasks.start[p]`` for ``p`` in ``positions``, one
         after another: each from the reaches recorded at its frontier chance node
-        ``task_front[p]`` less the hands its card blocks (``reach_trav`` / ``reach_opp`` are
-        scratch), its values into ``values[p]``."""
+        ``tasks.front[p]`` less the hands its card blocks, its values into ``values[p]``."""
+        reach_trav = np.empty(frontier.own.shape[1])
+        reach_opp = np.empty(frontier.opp.shape[1])
+        below = Frontier(False, False, frontier.chance_index, frontier.own, frontier.opp,
+                         frontier.own)
         for p in positions:
-            c = task_start[p]
-            _task_reaches(front_own[task_front[p]], front_opp[task_front[p]],
-                          mask_trav[chance_card[c]], mask_opp[chance_card[c]], reach_trav,
-                          reach_opp)
-            values[p, :] = walk(mode, trav, kind, player, first_child, num_children,
-                                chance_card, chance_weight, offset, mask_trav, mask_opp,
-                                reach_trav, reach_opp, compressed, regrets, sums, regrets16,
-                                sums16, rscale, sscale, lock_offset, lock_values, pos, neg,
-                                floor, sum_discount, sum_weight, max_depth, max_actions, -1,
-                                rec_own, rec_opp, rec_value, rec_actions, kern, tdata, c, True,
-                                False, False, chance_index, front_own, front_opp, front_own,
-                                iso_offset, iso_count, iso_card, iso_row, iso_perm)
+            c = tasks.start[p]
+            card = tree.chance_card[c]
+            _task_reaches(frontier.own[tasks.front[p]], frontier.opp[tasks.front[p]],
+                          tree.mask_trav[card], tree.mask_opp[card], reach_trav, reach_opp)
+            values[p, :] = walk(mode, trav, tree, storage, locks, sched, record, terminals,
+                                scratch, c, True, below, iso, reach_trav, reach_opp)
 
     return walk, walk_tasks
 
 
 @numba.njit(cache=True, nogil=True)
-def gather_chance_values(task_front, task_start, values, chance_card, chance_weight,
-                         mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm,
-                         front_value):
-    """Each frontier chance node's values for the traverser: ``front_value[task_front[p]]``
+def gather_chance_values(tasks, values, tree, iso, front_value):
+    """Each frontier chance node's values for the traverser: ``front_value[tasks.front[p]]``
     gets ``chance_weight x values[p]`` over the hands the card leaves, plus the same for each
     isomorphic card with the hands permuted; summed in task order, that is child order, as a
     single sweep sums them."""
-    for p in range(task_front.shape[0]):
-        i = task_front[p]
-        c = task_start[p]
-        w = chance_weight[c]
-        card = chance_card[c]
+    mask_trav = tree.mask_trav
+    for p in range(tasks.front.shape[0]):
+        i = tasks.front[p]
+        c = tasks.start[p]
+        w = tree.chance_weight[c]
+        card = tree.chance_card[c]
         for h in range(front_value.shape[1]):
             front_value[i, h] += w * (values[p, h] * (0.0 if mask_trav[card, h] else 1.0))
-        for k in range(iso_offset[c], iso_offset[c] + iso_count[c]):
-            other = iso_card[k]
-            perm = iso_perm[iso_row[k]]
+        for k in range(iso.offset[c], iso.offset[c] + iso.size[c]):
+            other = iso.card[k]
+            perm = iso.perm[iso.row[k]]
             for h in range(front_value.shape[1]):
                 front_value[i, h] += w * (values[p, perm[h]]
                                           * (0.0 if mask_trav[other, h] else 1.0))
 
 
 @numba.njit(cache=True, nogil=True)
-def _known_terminal(node, player, opp_reach, out, tdata, kern):
-    """The terminals this package ships, by kind: ``tdata = (TERMINAL_DENSE or
-    TERMINAL_HOLDEM, (payoffs, index), hold'em tables, scratch)``."""
-    tkind, dense, holdem, scratch = tdata
-    if tkind == TERMINAL_DENSE:
-        dense_terminal_kernel(node, player, opp_reach, out, dense)
+def _known_terminal(node, player, opp_reach, out, terminals, scratch):
+    """The terminals this package ships, by kind (``Terminals``)."""
+    if terminals.kind == TERMINAL_DENSE:
+        dense_terminal_kernel(node, player, opp_reach, out, terminals.dense)
     else:
-        holdem_terminal_values(node, player, opp_reach, out, holdem, scratch)
+        holdem_terminal_values(node, player, opp_reach, out, terminals.holdem, scratch)
 
 
 @numba.njit(nogil=True)
-def _any_terminal(node, player, opp_reach, out, tdata, kern):
-    """The terminal kernel passed in (``kern``) on its own ``tdata``."""
-    kern(node, player, opp_reach, out, tdata)
+def _any_terminal(node, player, opp_reach, out, terminals, scratch):
+    """The terminal kernel of ``AnyTerminals`` on its own data."""
+    terminals.kernel(node, player, opp_reach, out, terminals.data)
 
 
 _walk_known, _walk_tasks_known = _walker(_known_terminal)
@@ -778,70 +924,67 @@ def _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, s
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chance_card,
-                       chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
-                       compressed, regrets, sums, regrets16, sums16, rscale, sscale, lock_offset,
-                       lock_values, pos, neg, floor, sum_discount, sum_weight, max_depth,
-                       max_actions, rec_own, rec_opp, rec_value, rec_actions, holdem,
-                       chance_index, front_own, front_opp, iso_offset, iso_count, iso_card,
-                       iso_row, iso_perm, positions, task_front, task_start, values,
-                       river_start, river_nodes, max_group):
-    """``sweep_tasks_cached``'s ``MODE_CFR`` passes (hold'em terminals; ``rec_*`` are the
-    turn sweeps' unused record rows) with each river board's showdowns and folds evaluated
-    together (see above): the same values, regrets and sums, bit for bit.
-    ``river_nodes[river_start[p]:river_start[p + 1]]`` are the river chance nodes of subtree
-    ``p``, each at its row ``chance_index[n]`` of the subtree's frontier, all dealing the same
-    cards in the same order; ``max_group`` bounds the terminals below one river card of a
-    subtree."""
-    ht = reach_trav.shape[0]
-    ho = reach_opp.shape[0]
+def sweep_tasks_rivers(mode, trav, tree, storage, locks, sched, record, holdem, frontier, iso,
+                       tasks, rivers, positions, values):
+    """``sweep_tasks_cached``'s ``MODE_CFR`` passes (hold'em terminals ``holdem``;
+    ``record`` is the turn sweeps' unused record) with each river board's showdowns and folds
+    evaluated together (see above): the same values, regrets and sums, bit for bit.
+    ``rivers.nodes[rivers.start[p]:rivers.start[p + 1]]`` are the river chance nodes of
+    subtree ``p``, each at its row ``frontier.chance_index[n]`` of the subtree's frontier, all
+    dealing the same cards in the same order."""
+    ht = frontier.own.shape[1]
+    ho = frontier.opp.shape[1]
     width = max(ht, ho)
     scratch = np.empty(NUM_CARDS + width)
+    reach_trav = np.empty(ht)
+    reach_opp = np.empty(ho)
     dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64))
-    tdata = (TERMINAL_HOLDEM, dense, holdem, scratch)
+    terminals = Terminals(TERMINAL_HOLDEM, dense, holdem)
+    river_start, river_nodes = rivers.start, rivers.nodes
+    kind, player, offset = tree.kind, tree.player, tree.offset
+    first_child, num_children = tree.first_child, tree.num_children
+    chance_card, mask_trav, mask_opp = tree.chance_card, tree.mask_trav, tree.mask_opp
     most = 1
     for p in positions:
         most = max(most, river_start[p + 1] - river_start[p])
     r_own = np.zeros((most, ht))
     r_opp = np.zeros((most, ho))
     r_val = np.zeros((most, ht))
-    rows = np.empty((max(max_group, 1), width))
-    term_node = np.empty(max(max_group, 1), dtype=np.int64)
-    term_live = np.empty(max(max_group, 1), dtype=np.bool_)
-    lanes_at = np.empty(max(max_group, 1), dtype=np.int64)
+    recording = Frontier(True, True, frontier.chance_index, r_own, r_opp, r_val)
+    valued = Frontier(True, False, frontier.chance_index, r_own, r_opp, r_val)
+    group = max(rivers.max_group, 1)
+    rows = np.empty((group, width))
+    term_node = np.empty(group, dtype=np.int64)
+    term_live = np.empty(group, dtype=np.bool_)
+    lanes_at = np.empty(group, dtype=np.int64)
     single = np.empty(width)
-    depth = max_depth + 1
+    depth = tree.max_depth + 1
     own_r = np.empty((depth, ht))
     opp_r = np.empty((depth, ho))
     val = np.zeros((depth, ht))
-    strat = np.empty((depth, max_actions, width))
-    act = np.empty((depth, max_actions, ht))
+    strat = np.empty((depth, tree.max_actions, width))
+    act = np.empty((depth, tree.max_actions, ht))
     total = np.empty(2 * width)
-    work = np.empty(max_actions * width)
-    node_at = np.zeros(depth, dtype=np.int64)
-    child_i = np.zeros(depth, dtype=np.int64)
+    work = np.empty(tree.max_actions * width)
+    node_at = np.zeros(depth + 1, dtype=np.int64)
+    child_i = np.zeros(depth + 1, dtype=np.int64)
     row_at = np.zeros(depth, dtype=np.int64)
     live = np.zeros(depth, dtype=np.bool_)
     for p in positions:
-        c = task_start[p]
-        _task_reaches(front_own[task_front[p]], front_opp[task_front[p]],
+        c = tasks.start[p]
+        _task_reaches(frontier.own[tasks.front[p]], frontier.opp[tasks.front[p]],
                       mask_trav[chance_card[c]], mask_opp[chance_card[c]], reach_trav, reach_opp)
         # 1. The turn betting, recording the reaches at its river chance nodes.
-        _walk_known(mode, trav, kind, player, first_child, num_children, chance_card,
-                    chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                    regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
-                    pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions, -1,
-                    rec_own, rec_opp, rec_value, rec_actions, 0, tdata, c, False, True, True,
-                    chance_index, r_own, r_opp, r_val, iso_offset, iso_count, iso_card,
-                    iso_row, iso_perm)
+        _walk_known(mode, trav, tree, storage, locks, sched, record, terminals, scratch, c,
+                    False, recording, iso, reach_trav, reach_opp)
         first = river_start[p]
-        rivers = river_start[p + 1] - first
-        r_val[:rivers, :] = 0.0
-        cards_dealt = num_children[river_nodes[first]] if rivers > 0 else 0
+        count_rivers = river_start[p + 1] - first
+        r_val[:count_rivers, :] = 0.0
+        cards_dealt = num_children[river_nodes[first]] if count_rivers > 0 else 0
         # 2. River card by river card: every turn line's subtree for that card.
         for j in range(cards_dealt):
             count = 0
-            for q in range(rivers):
+            for q in range(count_rivers):
                 s = first_child[river_nodes[first + q]] + j
                 _masked(r_opp[q], mask_opp[chance_card[s]], opp_r[0], ho)
                 live[0] = _any_positive(opp_r[0], ho)
@@ -861,9 +1004,8 @@ def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chan
                                 rows[count, :ho] = opp_r[row_at[d]]
                             count += 1
                         elif player[n] != trav and live[d]:
-                            node_strategy(n, ho, num_children[n], False, offset, compressed,
-                                          regrets, sums, regrets16, sums16, rscale, sscale,
-                                          lock_offset, lock_values, total, strat[d])
+                            node_strategy(n, ho, num_children[n], False, offset, storage, locks,
+                                          total, strat[d])
                     if kind[n] < 2 and child_i[d] < num_children[n]:
                         e = d + 1
                         if player[n] == trav or not live[d]:
@@ -884,7 +1026,7 @@ def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chan
             _board_terminals(count, term_node, term_live, rows, trav, holdem, scratch, single,
                              lanes_at)
             count = 0
-            for q in range(rivers):
+            for q in range(count_rivers):
                 s = first_child[river_nodes[first + q]] + j
                 _masked(r_own[q], mask_trav[chance_card[s]], own_r[0], ht)
                 row_at[0] = 0
@@ -900,9 +1042,8 @@ def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chan
                             val[d, :] = rows[count, :ht]
                             count += 1
                         elif player[n] == trav:
-                            node_strategy(n, ht, num_children[n], False, offset, compressed,
-                                          regrets, sums, regrets16, sums16, rscale, sscale,
-                                          lock_offset, lock_values, total, strat[d])
+                            node_strategy(n, ht, num_children[n], False, offset, storage, locks,
+                                          total, strat[d])
                     if kind[n] < 2 and child_i[d] < num_children[n]:
                         e = d + 1
                         if player[n] == trav:
@@ -917,121 +1058,68 @@ def sweep_tasks_rivers(mode, trav, kind, player, first_child, num_children, chan
                     if kind[n] < 2 and player[n] == trav:
                         actions = num_children[n]
                         _mixed_values(strat[d], act[d], val[d], actions, ht)
-                        if not (n < lock_offset.shape[0] and lock_offset[n] >= 0):
+                        if not _locked(locks, n):
                             _update_node(n, ht, actions, strat[d], act[d], val[d],
-                                         own_r[row_at[d]], offset, compressed, regrets, sums,
-                                         regrets16, sums16, rscale, sscale, pos, neg, floor,
-                                         sum_discount, sum_weight, work)
+                                         own_r[row_at[d]], offset, storage, sched, work)
                     if d == 0:
                         break
                     a = child_i[d - 1]
                     _into_decision_parent(val, act, d, a, player[node_at[d - 1]] == trav, ht)
                     child_i[d - 1] = a + 1
                     d -= 1
-                _add_chance_child(s, val[0], r_val[q], ht, chance_card, chance_weight,
-                                  mask_trav, iso_offset, iso_count, iso_card, iso_row, iso_perm)
+                _add_chance_child(s, val[0], r_val[q], ht, tree, iso)
         # 3. The turn betting again, with the river chance values: its regrets and sums.
-        values[p, :] = _walk_known(
-            mode, trav, kind, player, first_child, num_children, chance_card,
-            chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets,
-            sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
-            sum_discount, sum_weight, max_depth, max_actions, -1, rec_own, rec_opp, rec_value,
-            rec_actions, 0, tdata, c, True, True, False, chance_index, r_own, r_opp, r_val,
-            iso_offset, iso_count, iso_card, iso_row, iso_perm)
+        values[p, :] = _walk_known(mode, trav, tree, storage, locks, sched, record, terminals,
+                                   scratch, c, True, valued, iso, reach_trav, reach_opp)
 
 
-# Not cached: its terminal kernel arrives as an argument, which numba types by the kernel
+# Not cached: its terminal kernel arrives in ``terminals``, which numba types by the kernel
 # dispatcher's identity (a cache entry could not be found again in the next process). The
 # solver calls ``sweep_cached`` for the terminals this package ships.
 @numba.njit(nogil=True)
-def sweep(mode, trav, kind, player, first_child, num_children, chance_card, chance_weight,
-          offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed, regrets, sums,
-          regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos, neg, floor,
-          sum_discount, sum_weight, max_depth, max_actions, record_node, rec_own, rec_opp,
-          rec_value, rec_actions, kernel, data, start, update, frontier, frontier_record,
-          chance_index, front_own, front_opp, front_value, iso_offset, iso_count, iso_card,
-          iso_row, iso_perm):
+def sweep(mode, trav, tree, storage, locks, sched, record, terminals, start, update,
+          frontier, iso, reach_trav, reach_opp):
     """One pass for traverser ``trav`` over the subtree of ``start`` (its reaches given);
     returns its counterfactual values at ``start``.
 
-    ``update``: whether ``MODE_CFR`` updates regrets and sums. With ``frontier``, chance nodes
-    are leaves: the pass records the reaches there (``frontier_record``: into
-    ``front_own[chance_index[n]]`` / ``front_opp``) or reads their values from
-    ``front_value``, so that the subtrees below can be swept apart (in parallel) in between.
-    A chance child standing for isomorphic cards adds, for each, its values with the
-    traverser's hands permuted (row ``iso_row[k]`` of ``iso_perm``, the traverser's distinct
-    ``[P, H]`` permutations).
-    Terminal values come from ``kernel(node, trav, opp_reach, out, data)``.
+    Args: the groups of the module's docstring; ``sched`` a ``Discounts``; ``terminals`` an
+    ``AnyTerminals``. ``update``: whether ``MODE_CFR`` updates regrets and sums. With
+    ``frontier.on``, chance nodes are leaves: the pass records the reaches there
+    (``frontier.record``) or reads their values from ``frontier.value``, so that the subtrees
+    below can be swept apart (in parallel) in between. A chance child standing for isomorphic
+    cards adds, for each, its values with the traverser's hands permuted (``iso``).
     """
-    return _walk_any(mode, trav, kind, player, first_child, num_children, chance_card,
-                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
-                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
-                 record_node, rec_own, rec_opp, rec_value, rec_actions, kernel, data, start,
-                 update, frontier, frontier_record, chance_index, front_own, front_opp,
-                 front_value, iso_offset, iso_count, iso_card, iso_row, iso_perm)
+    return _walk_any(mode, trav, tree, storage, locks, sched, record, terminals, np.empty(0),
+                     start, update, frontier, iso, reach_trav, reach_opp)
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep_cached(mode, trav, kind, player, first_child, num_children, chance_card,
-                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
-                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
-                 record_node, rec_own, rec_opp, rec_value, rec_actions, tkind, dense, holdem,
-                 start, update, frontier, frontier_record, chance_index, front_own, front_opp,
-                 front_value, iso_offset, iso_count, iso_card, iso_row, iso_perm):
-    """``sweep`` with the terminals chosen by ``tkind`` (``TERMINAL_DENSE``: ``dense`` is
-    ``DenseTerminals``' data; ``TERMINAL_HOLDEM``: ``holdem`` is ``HoldemTerminals``' data),
-    both always typed the same, so the compiled code is cached on disk across processes."""
+def sweep_cached(mode, trav, tree, storage, locks, sched, record, terminals, start, update,
+                 frontier, iso, reach_trav, reach_opp):
+    """``sweep`` with the terminals this package ships (``terminals`` a ``Terminals``), always
+    typed the same, so the compiled code is cached on disk across processes."""
     scratch = np.empty(NUM_CARDS + max(reach_trav.shape[0], reach_opp.shape[0]))
-    return _walk_known(mode, trav, kind, player, first_child, num_children, chance_card,
-                 chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                 regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values,
-                 pos, neg, floor, sum_discount, sum_weight, max_depth, max_actions,
-                 record_node, rec_own, rec_opp, rec_value, rec_actions, 0,
-                 (tkind, dense, holdem, scratch), start, update, frontier, frontier_record,
-                 chance_index, front_own, front_opp, front_value, iso_offset, iso_count,
-                 iso_card, iso_row, iso_perm)
+    return _walk_known(mode, trav, tree, storage, locks, sched, record, terminals, scratch,
+                       start, update, frontier, iso, reach_trav, reach_opp)
 
 
 # The parallel CFR pass's middle step: many subtrees in one call (a dispatch per subtree cost
 # more than the Python around it and made the threads hand the interpreter lock back and
 # forth several hundred times a pass).
 @numba.njit(nogil=True)
-def sweep_tasks(mode, trav, kind, player, first_child, num_children, chance_card,
-                chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp, compressed,
-                regrets, sums, regrets16, sums16, rscale, sscale, lock_offset, lock_values, pos,
-                neg, floor, sum_discount, sum_weight, max_depth, max_actions, rec_own, rec_opp,
-                rec_value, rec_actions, kernel, data, chance_index, front_own, front_opp,
-                iso_offset, iso_count, iso_card, iso_row, iso_perm, positions, task_front,
-                task_start, values):
-    """``MODE_CFR`` passes of several subtrees below the frontier chance nodes (see
-    ``walk_tasks`` in ``_walker``), with any terminal kernel (as ``sweep``)."""
-    _walk_tasks_any(mode, trav, kind, player, first_child, num_children, chance_card,
-                    chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
-                    compressed, regrets, sums, regrets16, sums16, rscale, sscale, lock_offset,
-                    lock_values, pos, neg, floor, sum_discount, sum_weight, max_depth,
-                    max_actions, rec_own, rec_opp, rec_value, rec_actions, kernel, data,
-                    chance_index, front_own, front_opp, iso_offset, iso_count, iso_card,
-                    iso_row, iso_perm, positions, task_front, task_start, values)
+def sweep_tasks(mode, trav, tree, storage, locks, sched, record, terminals, frontier, iso,
+                tasks, positions, values):
+    """``MODE_CFR`` passes of the subtrees ``positions`` of ``tasks``, below the frontier
+    chance nodes whose reaches ``frontier`` recorded (``walk_tasks`` in ``_walker``), with any
+    terminal kernel (as ``sweep``); their values into ``values[p]``."""
+    _walk_tasks_any(mode, trav, tree, storage, locks, sched, record, terminals, np.empty(0),
+                    frontier, iso, tasks, positions, values)
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep_tasks_cached(mode, trav, kind, player, first_child, num_children, chance_card,
-                       chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
-                       compressed, regrets, sums, regrets16, sums16, rscale, sscale,
-                       lock_offset, lock_values, pos, neg, floor, sum_discount, sum_weight,
-                       max_depth, max_actions, rec_own, rec_opp, rec_value, rec_actions, tkind,
-                       dense, holdem, chance_index, front_own, front_opp, iso_offset,
-                       iso_count, iso_card, iso_row, iso_perm, positions, task_front,
-                       task_start, values):
+def sweep_tasks_cached(mode, trav, tree, storage, locks, sched, record, terminals, frontier,
+                       iso, tasks, positions, values):
     """``sweep_tasks`` with the terminals this package ships (as ``sweep_cached``)."""
-    scratch = np.empty(NUM_CARDS + max(reach_trav.shape[0], reach_opp.shape[0]))
-    _walk_tasks_known(mode, trav, kind, player, first_child, num_children, chance_card,
-                      chance_weight, offset, mask_trav, mask_opp, reach_trav, reach_opp,
-                      compressed, regrets, sums, regrets16, sums16, rscale, sscale,
-                      lock_offset, lock_values, pos, neg, floor, sum_discount, sum_weight,
-                      max_depth, max_actions, rec_own, rec_opp, rec_value, rec_actions, 0,
-                      (tkind, dense, holdem, scratch), chance_index, front_own, front_opp,
-                      iso_offset, iso_count, iso_card, iso_row, iso_perm, positions, task_front,
-                      task_start, values)
+    scratch = np.empty(NUM_CARDS + max(frontier.own.shape[1], frontier.opp.shape[1]))
+    _walk_tasks_known(mode, trav, tree, storage, locks, sched, record, terminals, scratch,
+                      frontier, iso, tasks, positions, values)

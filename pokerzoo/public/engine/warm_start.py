@@ -33,9 +33,9 @@ __all__ = ["KERNELS", "compile_kernels_for", "kernel_signatures", "missing_signa
 KERNELS = ("sweep_cached", "sweep_tasks_cached", "sweep_tasks_rivers")
 """The sweeps of ``pokerzoo.public.engine.sweep_kernel`` compiled apart (the large ones)."""
 
-# ``sweep_cached`` returns the traverser's values, shaped as the record row at this position
-# of its arguments (the solver's ``_head`` fields, the record index, then the record rows).
-_RECORD_ROW = 30
+# ``sweep_cached`` returns the traverser's values, shaped as the values row of its record group
+# (``sweep_kernel.Record``), the argument at this position.
+_RECORD_ARG = 6
 
 
 class _Recorded(Exception):
@@ -56,7 +56,7 @@ def _recording(captured: dict[str, tuple[Any, ...]]) -> Iterator[None]:
         def record(*args: Any) -> Any:
             if name not in captured:
                 captured[name] = tuple(numba.typeof(a, Purpose.argument) for a in args)
-            return np.zeros_like(args[_RECORD_ROW]) if name == "sweep_cached" else None
+            return np.zeros_like(args[_RECORD_ARG].value) if name == "sweep_cached" else None
 
         return record
 

@@ -169,9 +169,10 @@ def test_regret_matching_divides_exactly() -> None:
     for average, table in ((False, regrets), (True, sums)):
         for n in range(nodes):
             out = np.full((actions, hands), np.nan)
-            kernel.node_strategy(n, hands, actions, average, offset, False, regrets, sums,
-                                 empty16, empty16.astype(np.uint16), scales, scales, locks,
-                                 np.zeros(0), np.zeros(2 * hands), out)
+            storage = kernel.Storage(False, regrets, sums, empty16, empty16.astype(np.uint16),
+                                     scales, scales, np.zeros(0, np.float32))
+            kernel.node_strategy(n, hands, actions, average, offset, storage,
+                                 kernel.Locks(locks, np.zeros(0)), np.zeros(2 * hands), out)
             block = table[offset[n]:offset[n] + actions * hands].reshape(actions, hands)
             positive = np.maximum(block.astype(np.float64), 0.0)
             total = np.zeros(hands)
