@@ -44,6 +44,15 @@ read from a file unless it is listed here)."""
 _STORAGE = ("regrets", "sums", "regrets16", "sums16", "rscale", "sscale")
 
 
+def _storage_keys(solver: PublicSolver) -> tuple[str, ...]:
+    """The solver arrays a save holds: PCFR+'s predictions too (its next strategy depends on
+    them, so a resumed solve without them would not continue the same iterates)."""
+    predictions = getattr(solver, "predictions", None)
+    if predictions is not None and predictions.size:
+        return (*_STORAGE, "predictions")
+    return _STORAGE
+
+
 @dataclass(frozen=True)
 class NodeResult:
     """A solved tree at one node (arrays per player are over ``tree.hands[p]``)."""
@@ -140,7 +149,7 @@ def save_solver(solver: PublicSolver, path: str | os.PathLike) -> None:
         "config": asdict(solver.config),
         "iterations": solver.iterations,
         "locks": {str(n): s for n, s in solver.locks.items()},
-        "storage": {k: getattr(solver, k) for k in _STORAGE},
+        "storage": {k: getattr(solver, k) for k in _storage_keys(solver)},
     }
     write_checkpoint(path, agent_name=CHECKPOINT_NAME, state=state)
 
@@ -178,8 +187,9 @@ def load_solver(path: str | os.PathLike) -> PublicSolver:
         if not isinstance(config, dict):
             raise CheckpointError(f"{path}: saved solver field config is not a table")
         solver = PublicSolver(tree, SolverConfig(**config), locks=locks)
-        check_storage(state["storage"], {key: getattr(solver, key) for key in _STORAGE})
-        for key in _STORAGE:
+        keys = _storage_keys(solver)
+        check_storage(state["storage"], {key: getattr(solver, key) for key in keys})
+        for key in keys:
             getattr(solver, key)[...] = state["storage"][key]
         solver.iterations = checked_int(state["iterations"], "iterations", high=MAX_ITERATIONS)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
