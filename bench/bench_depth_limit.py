@@ -37,14 +37,11 @@ from pokerzoo.atomic import write_atomically  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
 from pokerzoo.public.engine.solver import PublicSolver, strategy_best_responses  # noqa: E402
 from pokerzoo.public.engine.tree import CHANCE, DECISION  # noqa: E402
-from pokerzoo.public.subgames.depth_limit import (  # noqa: E402
-    DepthLimitedSolver,
-    full_tree,
-    public_subgame,
-)
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver  # noqa: E402
 from pokerzoo.public.subgames.leaf_values import OracleLeaves  # noqa: E402
 from pokerzoo.public.subgames.multi_valued import MultiValuedLeaves  # noqa: E402
 from pokerzoo.public.subgames.resolve import node_beliefs, resolve  # noqa: E402
+from pokerzoo.public.subgames.subgame import full_tree, public_subgame  # noqa: E402
 
 
 def _profile(solver: PublicSolver) -> dict[int, np.ndarray]:

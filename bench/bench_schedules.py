@@ -9,10 +9,7 @@ Writes ``--out`` (default ``bench/results/schedules.md``):
 * **tree engine**: exploitability on Leduc after each of ``--tree-checkpoints`` iterations
   for cfr, cfr+, linear (the ``lcfr`` agent), dcfr and pcfr+.
 
-PCFR+ on the public engine needs the engine's predictive step: the script refuses, in one
-line and before any solve, to run ``pcfr+`` there while the engine does not serve it (the
-name is refused, or its regrets after a few Kuhn iterations equal CFR+'s, i.e. the
-prediction is ignored). ``--no-public`` runs the tree engine only.
+``--no-public`` runs the tree engine only.
 
     python bench/bench_schedules.py [--threads 2] [--check-every 1] [--no-public]
         [--public-algorithms dcfr,postflop,pcfr+] [--tree-checkpoints 10,100,1000]
@@ -41,10 +38,8 @@ from pokerzoo import __version__, schedule  # noqa: E402
 from pokerzoo.agents.cfr.full_width import CFRSolver  # noqa: E402
 from pokerzoo.agents.registry import make_agent  # noqa: E402
 from pokerzoo.atomic import write_atomically  # noqa: E402
-from pokerzoo.errors import ConfigError  # noqa: E402
 from pokerzoo.evaluation import exploitability  # noqa: E402
 from pokerzoo.games import load_game  # noqa: E402
-from pokerzoo.public.engine.small_games import public_game_tree  # noqa: E402
 from pokerzoo.public.engine.solver import PublicSolver  # noqa: E402
 from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree  # noqa: E402
 
@@ -65,23 +60,6 @@ def code_version() -> str:
     except (OSError, subprocess.CalledProcessError):
         return f"pokerzoo {__version__} (no git checkout)"
     return f"pokerzoo {__version__} at {commit}{' + changes' if dirty.strip() else ''}"
-
-
-def public_predictive_missing(algorithm: str) -> str | None:
-    """Why the public engine cannot run the predictive ``algorithm`` yet (``None``: it can)."""
-    tree = public_game_tree(load_game("kuhn_poker")).tree
-    try:
-        predictive = PublicSolver(tree, algorithm=algorithm)
-    except ConfigError as err:
-        return f"the public engine refuses algorithm={algorithm!r} ({err})"
-    plain = PublicSolver(tree, algorithm="cfr+")
-    predictive.iterate(3)
-    plain.iterate(3)
-    # Same floor and regret factors: only a prediction can make the regrets differ.
-    if np.array_equal(predictive.regrets, plain.regrets):
-        return (f"the public engine accepts {algorithm!r} but ignores its prediction (its "
-                "regrets after 3 Kuhn iterations equal CFR+'s)")
-    return None
 
 
 def turn_solver(algorithm: str, threads: int) -> PublicSolver:
@@ -167,10 +145,6 @@ def report(args: argparse.Namespace, public: dict[str, dict[str, Any]] | None,
                    for name, r in public.items()]),
             "",
         ]
-        for name in schedule.PREDICTIVE:
-            reason = None if name in public else public_predictive_missing(name)
-            if reason is not None:
-                lines += [f"{name} not run here: {reason}.", ""]
     lines += [
         "## Tree engine: Leduc",
         "",
@@ -202,10 +176,6 @@ def main(argv: list[str] | None = None) -> None:
             if name not in schedule.ALGORITHMS:
                 parser.error(f"unknown public algorithm {name!r}; known: "
                              f"{', '.join(schedule.ALGORITHMS)}")
-            reason = public_predictive_missing(name) if schedule.predictive(name) else None
-            if reason is not None:
-                parser.exit(2, f"bench_schedules: {reason}; run with --no-public or without "
-                               f"{name} in --public-algorithms\n")
         args.compile_s = warm_up(args.threads)
         public = {name: solve_turn(name, args.threads, args.check_every, args.max_iterations)
                   for name in algorithms}

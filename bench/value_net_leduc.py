@@ -42,8 +42,9 @@ from pokerzoo.atomic import write_atomically
 def leaf_check(game: pokerzoo.games.base.Game, net_path: Path) -> dict[str, float]:
     """Net versus oracle values at the leaves of Leduc's round one (depth-limited solve with
     oracle leaves, its average strategies' reaches)."""
-    from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame
+    from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver
     from pokerzoo.public.subgames.leaf_values import OracleLeaves
+    from pokerzoo.public.subgames.subgame import public_subgame
 
     sub = public_subgame(game, [], [np.ones(6), np.ones(6)], "round")
     oracle = OracleLeaves(game, iterations=3000, tolerance=1e-6, algorithm="dcfr")

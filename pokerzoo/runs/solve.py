@@ -23,9 +23,14 @@ from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError
 from pokerzoo.public.engine.backend import BACKENDS
 from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments
+from pokerzoo.schedule import ALGORITHMS
 
 SMALL_GAMES = ("kuhn_poker", "leduc_holdem")
 """The games ``--game`` solves whole (heads-up; their dense public trees are small)."""
+
+
+SOLVE_ALGORITHMS = ("postflop", *(a for a in ALGORITHMS if a != "postflop"))
+"""The schedules ``--algorithm`` offers, the default first."""
 
 
 def _positive_float(flag: str) -> Callable[[str], float]:
@@ -51,9 +56,10 @@ def add_solve_flags(parser: argparse.ArgumentParser) -> None:
                              "pot (checked every --check-every iterations)")
     parser.add_argument("--check-every", type=count_arg("--check-every", 1), default=10,
                         help="iterations between exploitability checks (default 10)")
-    parser.add_argument("--algorithm", choices=("postflop", "dcfr", "cfr+"), default="postflop",
+    parser.add_argument("--algorithm", choices=SOLVE_ALGORITHMS, default="postflop",
                         help="postflop (postflop-solver's DCFR schedule, default), dcfr "
-                             "(alpha 1.5, beta 0, gamma 2) or cfr+")
+                             "(alpha 1.5, beta 0, gamma 2), cfr+, cfr, linear or pcfr+ "
+                             "(predictive CFR+; f32 storage)")
     parser.add_argument("--restart-limit", type=count_arg("--restart-limit", 0), default=0,
                         metavar="I", help="postflop only: the average restarts at the powers "
                                           "of 4 up to iteration I (default 0: at all of them)")

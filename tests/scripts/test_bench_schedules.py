@@ -29,13 +29,3 @@ def test_an_unknown_public_algorithm_is_refused_before_any_solve(capsys):
         bench_schedules.main(["--public-algorithms", "dcfr,lcfr"])
     assert info.value.code == 2
     assert "unknown public algorithm 'lcfr'; known: cfr, cfr+" in capsys.readouterr().err
-
-
-def test_pcfr_plus_on_the_public_engine_runs_only_where_the_engine_predicts(capsys):
-    reason = bench_schedules.public_predictive_missing("pcfr+")
-    if reason is None:
-        pytest.skip("the public engine serves pcfr+: the refusal does not apply")
-    with pytest.raises(SystemExit) as info:
-        bench_schedules.main(["--public-algorithms", "pcfr+"])
-    assert info.value.code == 2
-    assert reason in capsys.readouterr().err

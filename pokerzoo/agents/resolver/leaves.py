@@ -102,7 +102,7 @@ class JointOracle:
     ``JointOracleLeaves``."""
 
     def __init__(self, game: Game) -> None:
-        from pokerzoo.public.subgames.depth_limit import full_tree
+        from pokerzoo.public.subgames.subgame import full_tree
 
         self.game = game
         self.small = full_tree(game)
@@ -110,7 +110,7 @@ class JointOracle:
 
     def rest(self, node: int) -> Any:
         """The public tree of the rest of the game below the whole tree's ``node``."""
-        from pokerzoo.public.subgames.depth_limit import cut_tree
+        from pokerzoo.public.subgames.subgame import cut_tree
 
         if node not in self._rests:
             full = self.small.tree

@@ -28,8 +28,9 @@ from pokerzoo.public.engine.small_games import DenseTerminals, SmallGameTree
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import CHANCE, DECISION, FOLD, SHOWDOWN, PublicTree
 from pokerzoo.public.engine.tree_builder import PublicTreeBuilder
-from pokerzoo.public.subgames.depth_limit import LEAF_LABEL, LeafValues, Subgame
+from pokerzoo.public.subgames.depth_limit import LeafValues
 from pokerzoo.public.subgames.resolve import ResolvingSolver
+from pokerzoo.public.subgames.subgame import LEAF_LABEL, Subgame
 
 
 @dataclass(frozen=True, eq=False)

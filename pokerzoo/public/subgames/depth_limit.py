@@ -1,10 +1,9 @@
 """Depth-limited public subgames and their solver: a trunk solved with values at its leaves.
 
-``public_subgame(game, history, ranges, depth)`` (built in ``pokerzoo.public.subgames.subgame``,
-re-exported here) cuts a small game's public tree (Kuhn, the Leduc family; built from the
-rules by ``pokerzoo.public.engine.small_games``) at the public state ``history`` reaches and keeps
-``depth`` of it (``tree_subgame(tree)`` wraps any public tree, a hold'em spot's, without
-leaves):
+``public_subgame(game, history, ranges, depth)`` (in ``pokerzoo.public.subgames.subgame``) cuts a
+small game's public tree (Kuhn, the Leduc family; built from the rules by
+``pokerzoo.public.engine.small_games``) at the public state ``history`` reaches and keeps ``depth``
+of it (``tree_subgame(tree)`` wraps any public tree, a hold'em spot's, without leaves):
 
 * ``history``: the public edge labels from the start of the game, in the public tree's own
   terms (``PublicTree.labels``): betting actions as ``game.action_to_string`` names them
@@ -63,23 +62,11 @@ import numpy as np
 from pokerzoo.errors import ConfigError
 from pokerzoo.public.engine.solver import PASS_KINDS, PublicSolver, SolverConfig
 from pokerzoo.public.subgames.subgame import (
-    LEAF_LABEL,
-    Depth,
     Subgame,
-    cut_tree,
-    find_node,
-    full_tree,
-    public_line,
-    public_subgame,
-    tree_subgame,
 )
 from pokerzoo.schedule import NO_UPDATE, Discounts
 
-__all__ = [
-    "LEAF_LABEL", "LEAF_RULES", "Depth", "DepthLimitedSolver", "LeafGame", "LeafValues",
-    "Subgame",
-    "cut_tree", "find_node", "full_tree", "public_line", "public_subgame", "tree_subgame",
-]  # fmt: skip
+__all__ = ["LEAF_RULES", "DepthLimitedSolver", "LeafGame", "LeafValues"]
 
 
 @runtime_checkable

@@ -20,7 +20,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.public.engine.solver import ALGORITHMS, PASS_KINDS, PublicSolver
 from pokerzoo.public.engine.tree import PublicTree
-from pokerzoo.public.subgames.depth_limit import Subgame, cut_tree, full_tree
+from pokerzoo.public.subgames.subgame import Subgame, cut_tree, full_tree
 
 
 @dataclass

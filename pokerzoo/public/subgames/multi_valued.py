@@ -25,7 +25,7 @@ from pokerzoo.games.base import Game
 from pokerzoo.public.engine.small_games import policy_blocks
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import DECISION
-from pokerzoo.public.subgames.depth_limit import Subgame, cut_tree, full_tree
+from pokerzoo.public.subgames.subgame import Subgame, cut_tree, full_tree
 from pokerzoo.schedule import NO_UPDATE
 
 BIASES = ("fold", "call", "raise")

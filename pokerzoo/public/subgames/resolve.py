@@ -50,8 +50,8 @@ from pokerzoo.public.subgames.depth_limit import (
     DepthLimitedSolver,
     LeafGame,
     LeafValues,
-    Subgame,
 )
+from pokerzoo.public.subgames.subgame import Subgame
 from pokerzoo.schedule import Discounts
 
 METHODS = ("unsafe", "cfrd", "max_margin")

@@ -11,9 +11,10 @@ from pokerzoo.agents.resolver.agent import Resolver
 from pokerzoo.agents.resolver.leaves import CompiledOracleLeaves, HandOffLeaves
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.exact import nash_conv
-from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver
 from pokerzoo.public.subgames.leaf_values import OracleLeaves
 from pokerzoo.public.subgames.resolve import ResolveConfig
+from pokerzoo.public.subgames.subgame import public_subgame
 from tests.public.subgames.test_depth_limit import _trunk_loss as trunk_loss
 
 

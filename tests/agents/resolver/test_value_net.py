@@ -22,7 +22,8 @@ from pokerzoo.agents.resolver.value_net import (  # noqa: E402
     save_value_net,
 )
 from pokerzoo.agents.resolver.value_training import ValueNetTrainer  # noqa: E402
-from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame  # noqa: E402
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver  # noqa: E402
+from pokerzoo.public.subgames.subgame import public_subgame  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 FIT_ERROR = 0.06

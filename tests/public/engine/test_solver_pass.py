@@ -10,8 +10,9 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games import load_game
 from pokerzoo.public.engine.small_games import public_game_tree
 from pokerzoo.public.engine.solver import PASS_KINDS, PublicSolver, discounts
-from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, public_subgame
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver
 from pokerzoo.public.subgames.resolve import ResolvingSolver
+from pokerzoo.public.subgames.subgame import public_subgame
 
 
 @pytest.fixture(scope="module")

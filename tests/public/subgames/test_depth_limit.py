@@ -9,16 +9,11 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games import load_game
 from pokerzoo.public.engine.solver import PublicSolver, strategy_best_responses
 from pokerzoo.public.engine.tree import DECISION
-from pokerzoo.public.subgames.depth_limit import (
-    DepthLimitedSolver,
-    LeafValues,
-    full_tree,
-    public_line,
-    public_subgame,
-)
+from pokerzoo.public.subgames.depth_limit import DepthLimitedSolver, LeafValues
 from pokerzoo.public.subgames.leaf_values import OracleLeaves
 from pokerzoo.public.subgames.multi_valued import MultiValuedLeaves
 from pokerzoo.public.subgames.resolve import node_beliefs
+from pokerzoo.public.subgames.subgame import full_tree, public_line, public_subgame
 
 LEDUC_VALUE = -0.0856
 

@@ -9,9 +9,9 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.games import load_game
 from pokerzoo.public.engine.solver import PublicSolver, strategy_best_responses
 from pokerzoo.public.engine.tree import CHANCE, DECISION
-from pokerzoo.public.subgames.depth_limit import full_tree, public_subgame
 from pokerzoo.public.subgames.leaf_values import OracleLeaves
 from pokerzoo.public.subgames.resolve import ResolveConfig, node_beliefs, resolve
+from pokerzoo.public.subgames.subgame import full_tree, public_subgame
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +144,7 @@ def test_continual_resolving_carries_values_into_the_next_round(leduc, blueprint
 
 def test_gadget_resolves_a_holdem_river_spot():
     from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree
-    from pokerzoo.public.subgames.depth_limit import tree_subgame
+    from pokerzoo.public.subgames.subgame import tree_subgame
 
     spot = HoldemSpot("QsJh2h8c3d", starting_pot=100, effective_stack=150,
                       oop_range="AA,KK,QQ,AKs,T9s,87s:0.5", ip_range="JJ-99,AQs,KQo:0.5,65s",
