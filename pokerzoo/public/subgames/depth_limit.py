@@ -129,6 +129,7 @@ class DepthLimitedSolver(PublicSolver):
 
     >>> from pokerzoo.games import load_game
     >>> from pokerzoo.public.subgames.leaf_values import OracleLeaves
+    >>> from pokerzoo.public.subgames.subgame import public_subgame
     >>> game = load_game("leduc_holdem")
     >>> sub = public_subgame(game, [], [np.ones(6), np.ones(6)])
     >>> solver = DepthLimitedSolver(sub, OracleLeaves(game), algorithm="dcfr")

@@ -266,7 +266,7 @@ def resolve(subgame: Subgame, player: int, leaves: LeafValues | LeafGame | None 
     replace ``ResolveConfig`` fields.
 
     >>> from pokerzoo.games import load_game
-    >>> from pokerzoo.public.subgames.depth_limit import public_subgame
+    >>> from pokerzoo.public.subgames.subgame import public_subgame
     >>> sub = public_subgame(load_game("kuhn_poker"), [], [np.ones(3), np.ones(3)], depth=None)
     >>> res = resolve(sub, 0, opp_cfv=np.zeros(3), iterations=200)
     >>> res.strategy.shape, res.child_opp_cfv.shape
