@@ -64,6 +64,11 @@ class WorkerLostError(PokerzooError, RuntimeError):
     never partially counted, are missing, so the run stops instead of reporting less)."""
 
 
+class PlayerError(PokerzooError, RuntimeError):
+    """An outside player that could not be asked: a callable that raised, a program that exited,
+    hung or printed garbage, an endpoint that refused, timed out or kept failing."""
+
+
 class PokerzooWarning(UserWarning):
     """Input that is accepted but probably not what was meant (a range naming a combo twice,
     ...): filter on this category to silence or escalate pokerzoo's warnings."""
