@@ -105,7 +105,7 @@ def _action_id(decision: Decision, name: object) -> int:
     if isinstance(name, bool):
         raise BadAnswer(f"{name!r} is not an action")
     if isinstance(name, int) or (hasattr(name, "__index__") and not isinstance(name, str)):
-        action = int(name)  # type: ignore[call-overload]
+        action = int(name)
         if action not in decision.actions:
             raise BadAnswer(f"action {action} is not legal here; legal actions: "
                             + ", ".join(f"{a.action} ({a.label})" for a in decision.legal))
