@@ -33,7 +33,11 @@ LAYERS: dict[str, int] = {
     "agents": 6,
     "training": 7,
     "integrations": 8,
-    "runs": 9,
+    # The judge scores outside players: it plays them against pokerzoo's agents (CFR+ at
+    # equilibrium), reaches OpenSpiel and RLCard through integrations, and measures with
+    # evaluation, so it stands above all three; only the scripts' floor is above it.
+    "judge": 9,
+    "runs": 10,
 }
 """Each top-level part of ``pokerzoo`` and its layer: a module may import its own layer or a
 lower one. ``pokerzoo/__init__.py`` is the front door and may import any layer (lazily)."""

@@ -18,7 +18,7 @@ quoting the error); a second bad answer is replaced by the declared fallback, an
 counted.
 
 >>> from pokerzoo import load_game
->>> from pokerzoo.evaluation.judge.decision import describe
+>>> from pokerzoo.judge.decision import describe
 >>> state = load_game("kuhn_poker").new_initial_state()
 >>> state.apply_action(0); state.apply_action(1)
 >>> ask(lambda decision, sample: "bet 1", describe(state)).probs
@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 from pokerzoo.errors import ConfigError, PlayerError
-from pokerzoo.evaluation.judge.decision import Decision
+from pokerzoo.judge.decision import Decision
 
 Answer = Any
 """What ``decide`` may return: an action id, a label, ``{action or label: p}`` or a ``Reply``."""
