@@ -156,3 +156,22 @@ def test_bad_input_is_one_line():
     with pytest.raises(PlayerError, match="KeyError") as error:
         judge_game(kuhn, broken, progress=False)
     assert "\n" not in str(error.value)
+
+
+def test_the_rule_players_of_the_documentation_keep_their_numbers():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "judge_rule_players.py"
+    spec = importlib.util.spec_from_file_location("judge_rule_players", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    game = load_game("leduc_holdem")
+    expected = {"maniac": (4.733333, 1.8993), "honest": (1.866667, 1.1854),
+                "calling_station": (2.933333, 0.0)}
+    for name, (conv, versus_uniform) in expected.items():
+        report = judge_game(game, getattr(module, name), hands=0, progress=False)
+        assert report.nash_conv == pytest.approx(conv, abs=1e-6)
+        chips = {v.reference: v.exact_chips for v in report.versus}
+        assert chips["uniform"] == pytest.approx(versus_uniform, abs=1e-4)
+        assert chips["cfr+"] < 0  # nobody beats the equilibrium
