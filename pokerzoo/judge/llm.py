@@ -17,7 +17,9 @@ is one ``PlayerError`` line naming the URL.
 Sampling: request ``i`` of sample ``s`` is sent with ``seed + s * votes + i`` (``seed + s`` with
 one vote), so the k samples of a decision differ and each is reproducible. With ``votes > 1``
 each decision is asked ``votes`` times and the plurality of the readable answers wins, a tie
-going to the action that comes first in the game's order.
+going to the action that comes first in the game's order; every unreadable vote is counted in
+``Reply.illegal``, and a re-ask (when no vote was readable) is one request continuing the first
+vote's conversation.
 
 Costs: a ``Reply`` carries the requests sent (0 from the cache), whether the cache answered,
 and the usage tokens of what was sent; ``stats()`` keeps running totals. ``cache_dir`` keeps
@@ -205,6 +207,15 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
+def _content(body: dict[str, Any]) -> str | None:
+    """``choices[0].message.content``: text, or text parts joined; ``None`` where absent."""
+    content = body["choices"][0]["message"].get("content")
+    if isinstance(content, list):  # content parts, as some servers send them
+        texts = [part.get("text") for part in content if isinstance(part, dict)]
+        return "".join(t for t in texts if isinstance(t, str))
+    return content if isinstance(content, str) else None
+
+
 def _usage(body: dict[str, Any]) -> tuple[int, int]:
     usage = body.get("usage")
     if not isinstance(usage, dict):
@@ -388,66 +399,71 @@ class ChatPlayer:
         if messages is None:
             messages = chat_messages(decision, self.system)
         fields = self._fields(messages, sample, vote, attempt)
+        where = {"game": decision.game, "info_state": decision.key, "sample": sample,
+                 "vote": vote, "attempt": attempt}
         started = time.monotonic()
+        retries = [0]
+
+        def count_retry() -> None:
+            retries[0] += 1
+            with self._lock:
+                self._totals["retries"] += 1
+
         cached = self._cache.get(fields) if self._cache is not None else None
-        status: int | str = "cached"
+        from_cache = cached is not None
         if cached is None:
             body = {"model": self.model, "messages": messages, "temperature": self.temperature}
             if fields["seed"] is not None:
                 body["seed"] = fields["seed"]
             if self.max_tokens is not None:
                 body["max_tokens"] = self.max_tokens
-            reply = self._endpoint.post(body, self._count_retry)
-            content = reply["choices"][0]["message"].get("content")
+            try:
+                reply = self._endpoint.post(body, count_retry)
+            except PlayerError as failure:
+                self._log({**where, "messages": messages, "reply": None, "action": None,
+                           "error": str(failure), "status": "failed",
+                           "latency_s": round(time.monotonic() - started, 6),
+                           "prompt_tokens": 0, "completion_tokens": 0, "cached": False,
+                           "retries": retries[0]})
+                raise
             prompt_tokens, completion_tokens = _usage(reply)
-            cached_reply = CachedReply(content if isinstance(content, str) else None,
-                                       prompt_tokens, completion_tokens)
+            cached = CachedReply(_content(reply), prompt_tokens, completion_tokens)
             if self._cache is not None:
-                self._cache.put(fields, cached_reply)
-            status = 200
-        else:
-            cached_reply = cached
+                self._cache.put(fields, cached)
         try:
-            action: int | None = read_final_answer(cached_reply.content, decision,
-                                                   soft=self.soft)
+            action: int | None = read_final_answer(cached.content, decision, soft=self.soft)
             error = None
         except BadAnswer as refused:
             action, error = None, str(refused)
-        exchange = _Exchange(messages, cached_reply.content, cached_reply.prompt_tokens,
-                             cached_reply.completion_tokens, status == "cached", action, error)
-        self._record(decision, sample, vote, attempt, exchange, status,
-                     time.monotonic() - started)
-        return exchange
-
-    def _count_retry(self) -> None:
-        with self._lock:
-            self._totals["retries"] += 1
-
-    def _record(self, decision: Decision, sample: int, vote: int, attempt: int,
-                exchange: _Exchange, status: int | str, latency: float) -> None:
+        exchange = _Exchange(messages, cached.content, cached.prompt_tokens,
+                             cached.completion_tokens, from_cache, action, error)
         labels = {a.action: a.label for a in decision.legal}
         with self._lock:
             totals = self._totals
-            if exchange.cached:
+            if from_cache:
                 totals["cache_hits"] += 1
             else:
                 totals["requests"] += 1
                 totals["prompt_tokens"] += exchange.prompt_tokens
                 totals["completion_tokens"] += exchange.completion_tokens
-            totals["unreadable"] += exchange.action is None
-            if self._transcript is None:
-                return
-            line = {"time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-                    "model": self.model, "game": decision.game, "info_state": decision.key,
-                    "sample": sample, "vote": vote, "attempt": attempt,
-                    "messages": exchange.messages, "reply": exchange.content,
-                    "action": labels.get(exchange.action) if exchange.action is not None
-                    else None,
-                    "error": exchange.error, "status": status, "latency_s": round(latency, 6),
-                    "prompt_tokens": exchange.prompt_tokens,
-                    "completion_tokens": exchange.completion_tokens,
-                    "cached": exchange.cached}
-            # One write per line under the lock: lines of concurrent requests never interleave.
+            totals["unreadable"] += action is None
+        self._log({**where, "messages": messages, "reply": exchange.content,
+                   "action": labels[action] if action is not None else None, "error": error,
+                   "status": "cached" if from_cache else 200,
+                   "latency_s": round(time.monotonic() - started, 6),
+                   "prompt_tokens": exchange.prompt_tokens,
+                   "completion_tokens": exchange.completion_tokens, "cached": from_cache,
+                   "retries": retries[0]})
+        return exchange
+
+    def _log(self, entry: dict[str, Any]) -> None:
+        """Append one exchange to the transcript (one write under the lock: lines of
+        concurrent requests never interleave)."""
+        if self._transcript is None:
+            return
+        line = {"time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+                "model": self.model, **entry}
+        with self._lock:
             try:
                 with open(self._transcript, "a", encoding="utf-8") as out:
                     out.write(json.dumps(line, ensure_ascii=False) + "\n")

@@ -35,6 +35,9 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 
+__all__ = ["ChatServer", "Responder", "failing_first", "fixed", "hanging", "in_turn",
+           "policy_responder"]
+
 Response = tuple[int, str | None] | tuple[int, str | None, Mapping[str, str]]
 Responder = Callable[[dict[str, Any]], Response]
 

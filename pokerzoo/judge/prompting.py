@@ -28,6 +28,9 @@ from typing import Any
 from pokerzoo.judge.decision import Decision, LegalAction
 from pokerzoo.judge.protocol import BadAnswer
 
+__all__ = ["ALL_IN_WORDS", "ANSWER_INSTRUCTION", "SYSTEM_PROMPT", "chat_messages",
+           "final_answer_line", "read_final_answer", "reask_messages", "user_message"]
+
 SYSTEM_PROMPT = (
     "You are playing poker. Think briefly about the decision, then end your reply with one "
     "line of the form 'Final Answer: <action>' naming exactly one of the legal actions, "

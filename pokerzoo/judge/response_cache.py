@@ -31,6 +31,8 @@ from typing import Any
 from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError, PokerzooWarning
 
+__all__ = ["FORMAT", "CachedReply", "ResponseCache", "request_key"]
+
 FORMAT = "pokerzoo-chat-cache-1"
 
 

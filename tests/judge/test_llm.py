@@ -7,12 +7,16 @@ import json
 import socket
 import threading
 import warnings
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import numpy as np
 import pytest
 
 from pokerzoo import load_game
 from pokerzoo.errors import ConfigError, PlayerError, PokerzooWarning
+from pokerzoo.evaluation import nash_conv
+from pokerzoo.judge import llm
 from pokerzoo.judge.decision import Decision, LegalAction, describe
 from pokerzoo.judge.llm import ChatPlayer
 from pokerzoo.judge.loopback import (
@@ -30,6 +34,7 @@ from pokerzoo.judge.prompting import (
     read_final_answer,
 )
 from pokerzoo.judge.protocol import BadAnswer, ask, ask_many
+from pokerzoo.tree import TabularPolicy, build
 
 
 def kuhn_decision(cards=(0, 1), history=()):
@@ -432,3 +437,65 @@ def test_the_transcript_has_one_line_per_exchange(tmp_path):
 def test_a_transcript_path_that_is_a_folder_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="it is a folder"):
         ChatPlayer("http://127.0.0.1:8080/v1", "m", transcript=tmp_path)
+
+
+def test_a_failed_exchange_is_in_the_transcript_and_retries_are_counted_per_line(tmp_path):
+    log = tmp_path / "log.jsonl"
+    with ChatServer(failing_first(1, 503, fixed("Final Answer: check"), retry_after=0)) as s:
+        ask(player(s, transcript=log, retries=1), kuhn_decision())
+    with ChatServer(failing_first(9, 500, fixed("Final Answer: check"))) as server:
+        with pytest.raises(PlayerError):
+            ask(player(server, transcript=log, retries=1), kuhn_decision())
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(x["status"], x["retries"], x["action"]) for x in lines] == [
+        (200, 1, "check"), ("failed", 1, None)]
+    assert lines[1]["error"].endswith("failed after 2 tries: status 500: scripted failure "
+                                      "with status 500")
+
+
+def test_decide_many_stops_at_the_first_failure_with_its_one_line():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    chat = ChatPlayer(f"http://127.0.0.1:{port}/v1", "m", concurrency=4)
+    decisions = all_decisions("kuhn_poker")
+    with pytest.raises(PlayerError, match=r"^cannot connect to .*\(is the server running\?\)$"):
+        ask_many(chat, [(d, 0) for d in decisions])
+
+
+def test_content_sent_as_text_parts_is_joined():
+    parts = [{"type": "text", "text": "Final "}, {"type": "text", "text": "Answer: bet 1"}]
+    assert llm._content({"choices": [{"message": {"content": parts}}]}) == "Final Answer: bet 1"
+    assert llm._content({"choices": [{"message": {}}]}) is None
+
+
+@pytest.mark.parametrize(("header", "seconds"), [
+    ("2", 2.0), ("0.5", 0.5), ("-3", 0.0), ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),
+    ("soon", None), ("", None), (None, None), ("nan", None),
+])
+def test_retry_after_is_read_as_seconds_or_an_http_date(header, seconds):
+    assert llm._retry_after(header) == seconds
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_holdem"])
+def test_a_known_policy_comes_back_through_http_with_its_exact_nash_conv(name):
+    game = load_game(name)
+    tree = build(game)
+    decisions = [describe(tree.infoset_state(i)) for i in range(tree.num_infosets)]
+    assert len({d.text for d in decisions}) == len(decisions)  # each text names one state
+    chosen = [zlib.crc32(d.key.encode()) % len(d.legal) for d in decisions]
+    table = {d.text: {a.label: float(j == pick) for j, a in enumerate(d.legal)}
+             for d, pick in zip(decisions, chosen, strict=True)}
+    truth = np.zeros(tree.infoset_mask.shape)
+    for i, (d, pick) in enumerate(zip(decisions, chosen, strict=True)):
+        truth[i, d.legal[pick].action] = 1.0
+    with ChatServer(policy_responder(table)) as server:
+        replies = ask_many(player(server, concurrency=4), [(d, 0) for d in decisions])
+        assert server.requests == len(decisions)
+    answered = np.zeros_like(truth)
+    for i, reply in enumerate(replies):
+        for action, p in reply.probs.items():
+            answered[i, action] = p
+    assert np.array_equal(answered, truth)
+    assert abs(nash_conv(tree, TabularPolicy.from_tree(tree, answered))
+               - nash_conv(tree, TabularPolicy.from_tree(tree, truth))) <= 1e-12
