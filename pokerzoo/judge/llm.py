@@ -367,9 +367,11 @@ class ChatPlayer:
         conversation = reask_messages(messages, (refused.content or "") if refused else "",
                                       reason, decision)
         exchange = self._exchange(decision, sample, 0, conversation, attempt=1)
-        return self._combine(decision, sample, [exchange])
+        # Only one re-ask: a second refusal goes to the protocol's fallback, so none is kept.
+        return self._combine(decision, sample, [exchange], keep_refused=False)
 
-    def _combine(self, decision: Decision, sample: int, exchanges: list[_Exchange]) -> Reply:
+    def _combine(self, decision: Decision, sample: int, exchanges: list[_Exchange],
+                 keep_refused: bool = True) -> Reply:
         sent = [e for e in exchanges if not e.cached]
         costs = Reply({}, requests=len(sent), cached=not sent,
                       prompt_tokens=sum(e.prompt_tokens for e in sent),
@@ -377,8 +379,9 @@ class ChatPlayer:
         readable = [e for e in exchanges if e.action is not None]
         unreadable = len(exchanges) - len(readable)
         if not readable:
-            with self._lock:
-                self._refused[(decision.game, decision.key, sample)] = exchanges[0]
+            if keep_refused:
+                with self._lock:
+                    self._refused[(decision.game, decision.key, sample)] = exchanges[0]
             # Empty probs are refused by the protocol, which counts that one; the others here.
             return replace(costs, illegal=unreadable - 1, text=exchanges[0].content or "")
         counts = {a: sum(e.action == a for e in readable) for a in decision.actions}

@@ -200,6 +200,7 @@ def test_two_bad_answers_go_to_the_declared_fallback_and_are_counted(bad):
     assert (folded.illegal, folded.fallback) == (2, True)
     assert (uniform.illegal, uniform.fallback) == (2, True)
     assert chat.stats()["unreadable"] == 4
+    assert not chat._refused  # nothing kept once the fallback answered
 
 
 @pytest.mark.parametrize("status", [429, 500, 503])

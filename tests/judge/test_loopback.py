@@ -11,15 +11,9 @@ import pytest
 
 from pokerzoo import load_game
 from pokerzoo.errors import ConfigError
+from pokerzoo.judge import loopback
 from pokerzoo.judge.decision import describe
-from pokerzoo.judge.loopback import (
-    ChatServer,
-    failing_first,
-    fixed,
-    hanging,
-    in_turn,
-    policy_responder,
-)
+from pokerzoo.judge.loopback import ChatServer
 from pokerzoo.judge.prompting import chat_messages
 
 
@@ -45,7 +39,7 @@ def kuhn_decision(cards=(0, 1), history=()):
 def test_a_reply_has_the_chat_completions_fields_and_word_counts_as_usage():
     body = {"model": "tiny", "messages": [{"role": "system", "content": "two words"},
                                           {"role": "user", "content": "three more words"}]}
-    with ChatServer(fixed("I call.\nFinal Answer: call")) as server:
+    with ChatServer(loopback.fixed("I call.\nFinal Answer: call")) as server:
         status, _, reply = post(server, body)
         assert server.requests == 1
         assert server.received == [body]
@@ -60,14 +54,16 @@ def test_a_reply_has_the_chat_completions_fields_and_word_counts_as_usage():
 
 
 def test_an_empty_reply_is_sent_as_null_content():
-    with ChatServer(fixed(None)) as server:
+    with ChatServer(loopback.fixed(None)) as server:
         _, _, reply = post(server, {"model": "m", "messages": []})
     assert reply["choices"][0]["message"]["content"] is None
     assert reply["usage"]["completion_tokens"] == 0
 
 
 def test_failing_first_answers_its_status_and_retry_after_then_the_responder():
-    with ChatServer(failing_first(2, 429, fixed("Final Answer: fold"), retry_after=1.5)) as s:
+    responder = loopback.failing_first(2, 429, loopback.fixed("Final Answer: fold"),
+                                       retry_after=1.5)
+    with ChatServer(responder) as s:
         answers = [post(s, {"model": "m", "messages": []}) for _ in range(3)]
     assert [a[0] for a in answers] == [429, 429, 200]
     assert answers[0][1]["Retry-After"] == "1.5"
@@ -76,16 +72,16 @@ def test_failing_first_answers_its_status_and_retry_after_then_the_responder():
 
 
 def test_in_turn_answers_each_content_then_repeats_the_last():
-    with ChatServer(in_turn(["a", "b"])) as server:
+    with ChatServer(loopback.in_turn(["a", "b"])) as server:
         contents = [post(server, {"model": "m", "messages": []})[2]["choices"][0]["message"]
                     ["content"] for _ in range(3)]
     assert contents == ["a", "b", "b"]
     with pytest.raises(ConfigError, match="at least one"):
-        in_turn([])
+        loopback.in_turn([])
 
 
 def test_hanging_holds_only_the_first_requests():
-    with ChatServer(hanging(0.3, fixed("x"), count=1)) as server:
+    with ChatServer(loopback.hanging(0.3, loopback.fixed("x"), count=1)) as server:
         with pytest.raises(TimeoutError):
             post(server, {"model": "m", "messages": []}, timeout=0.05)
         status, _, _ = post(server, {"model": "m", "messages": []})
@@ -94,7 +90,7 @@ def test_hanging_holds_only_the_first_requests():
 
 
 def test_a_body_that_is_not_json_and_a_wrong_path_are_refused():
-    with ChatServer(fixed("x")) as server:
+    with ChatServer(loopback.fixed("x")) as server:
         assert post(server, b"{not json")[0] == 400
         assert post(server, {"model": "m"}, path="/embeddings")[0] == 404
         assert server.requests == 1  # the JSON one is counted, the broken body is not
@@ -102,7 +98,7 @@ def test_a_body_that_is_not_json_and_a_wrong_path_are_refused():
 
 def test_the_policy_responder_answers_a_sure_label_whatever_the_seed():
     decision = kuhn_decision()
-    responder = policy_responder({decision.text: {"check": 0.0, "bet 1": 1.0}})
+    responder = loopback.policy_responder({decision.text: {"check": 0.0, "bet 1": 1.0}})
     for seed in (0, 1, 17, None):
         body = {"model": "m", "messages": chat_messages(decision)}
         if seed is not None:
@@ -115,7 +111,7 @@ def test_the_policy_responder_answers_a_sure_label_whatever_the_seed():
 def test_the_policy_responder_draws_with_the_request_seed_as_numpy_does():
     decision = kuhn_decision()
     row = {"check": 0.3, "bet 1": 0.7}
-    responder = policy_responder({decision.text: row})
+    responder = loopback.policy_responder({decision.text: row})
     drawn = [responder({"messages": chat_messages(decision), "seed": s})[1].splitlines()[-1]
              for s in range(200)]
     expected = [["check", "bet 1"][np.random.default_rng(s).choice(2, p=[0.3, 0.7])]
@@ -129,7 +125,7 @@ def test_the_policy_responder_draws_with_the_request_seed_as_numpy_does():
 def test_the_policy_responder_tells_apart_a_text_that_starts_another():
     short = "state A"
     long = "state A, then a bet"
-    responder = policy_responder({short: {"call": 1.0}, long: {"fold": 1.0}})
+    responder = loopback.policy_responder({short: {"call": 1.0}, long: {"fold": 1.0}})
     assert responder({"messages": [{"role": "user", "content": long + "\nLegal actions: x"}]}
                      )[1].endswith("fold")
     assert responder({"messages": [{"role": "user", "content": short + "\nLegal actions: x"}]}
@@ -140,8 +136,8 @@ def test_the_policy_responder_tells_apart_a_text_that_starts_another():
 
 
 def test_the_policy_responder_refuses_a_prompt_and_a_table_it_does_not_know():
-    responder = policy_responder({"known": {"call": 1.0}})
+    responder = loopback.policy_responder({"known": {"call": 1.0}})
     assert responder({"messages": [{"role": "user", "content": "another state"}]})[0] == 400
     for row in ({"call": 0.5}, {"call": -0.5, "fold": 1.5}, {"call": float("nan")}, {}):
         with pytest.raises(ConfigError, match="not a distribution"):
-            policy_responder({"t": row})
+            loopback.policy_responder({"t": row})
