@@ -9,8 +9,8 @@ content)`` (or ``(status, content, headers)``), and the reply is
 token counts are exact numbers a test can know.
 
 ``policy_responder(table)`` answers from a known policy, so a judge run through the whole HTTP
-path can be checked against the policy's exact NashConv; ``failing_first``, ``hanging``,
-``fixed`` and ``in_turn`` script an endpoint's failures.
+path can be checked against the policy's exact NashConv; ``failing_first``, ``dropping_first``,
+``hanging``, ``fixed`` and ``in_turn`` script an endpoint's failures.
 
 >>> import json, urllib.request
 >>> with ChatServer(fixed("Final Answer: call")) as server:
@@ -35,13 +35,16 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 
-__all__ = ["ChatServer", "Responder", "failing_first", "fixed", "hanging", "in_turn",
-           "policy_responder"]
+__all__ = ["DROP", "ChatServer", "Responder", "dropping_first", "failing_first", "fixed",
+           "hanging", "in_turn", "policy_responder"]
 
 Response = tuple[int, str | None] | tuple[int, str | None, Mapping[str, str]]
 Responder = Callable[[dict[str, Any]], Response]
 
 LEGAL_PREFIX = "\nLegal actions:"
+
+DROP = 0
+"""The status a responder returns to have the connection closed with no reply at all."""
 
 
 class ChatServer:
@@ -116,6 +119,9 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 return
             answer = server.responder(body)
             status, content = answer[0], answer[1]
+            if status == DROP:
+                self.close_connection = True  # closed with no reply: the client sees a reset
+                return
             extra: Mapping[str, str] = answer[2] if len(answer) > 2 else {}
             if status != 200:
                 self._send(status, {"error": {"message": content or f"status {status}",
@@ -190,6 +196,12 @@ def failing_first(count: int, status: int, then: Responder,
         return then(request)
 
     return respond
+
+
+def dropping_first(count: int, then: Responder) -> Responder:
+    """A responder whose first ``count`` requests get no reply (the connection is closed, as
+    a server that crashed or reset it would); then ``then`` answers."""
+    return failing_first(count, DROP, then)
 
 
 def hanging(seconds: float, then: Responder, count: int | None = None) -> Responder:

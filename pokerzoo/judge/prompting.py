@@ -94,8 +94,8 @@ def reask_messages(messages: list[dict[str, Any]], reply_text: str, error: str,
 
 
 def final_answer_line(text: str | None) -> str:
-    """The action named on the last line beginning ``Final Answer:`` (markdown and quotes
-    stripped, case kept).
+    """The action named on the last line beginning ``Final Answer:`` (markdown, quotes, a final
+    stop and brackets around it stripped; case kept).
 
     Raises:
         BadAnswer: an empty reply, or one without a ``Final Answer:`` line.
@@ -111,7 +111,12 @@ def final_answer_line(text: str | None) -> str:
             found = match.group(1)
     if found is None:
         raise BadAnswer("the reply has no line beginning 'Final Answer:'")
-    return found.strip().strip(_QUOTES).strip().rstrip(".!").strip().strip(_QUOTES).strip()
+    answer = found.strip().strip(_QUOTES).strip().rstrip(".!").strip().strip(_QUOTES).strip()
+    # The template's brackets copied around the action: "Final Answer: <call>" or "[call]".
+    for opening, closing in ("<>", "[]"):
+        if answer.startswith(opening) and answer.endswith(closing):
+            answer = answer[1:-1].strip()
+    return answer
 
 
 def read_final_answer(text: str | None, decision: Decision, *, soft: bool = True) -> int:

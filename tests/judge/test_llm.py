@@ -21,6 +21,7 @@ from pokerzoo.judge.decision import Decision, LegalAction, describe
 from pokerzoo.judge.llm import ChatPlayer
 from pokerzoo.judge.loopback import (
     ChatServer,
+    dropping_first,
     failing_first,
     fixed,
     hanging,
@@ -92,6 +93,9 @@ def test_the_prompt_has_the_state_then_the_legal_actions_line_then_the_instructi
     ("Final Answer: **fold**", 0),
     ('Final Answer: "raise to 8"', 3),
     ("Final Answer: raise 8 chips.", 3),
+    ("Final Answer: <raise 8>", 3),
+    ("Final Answer: [fold].", 0),
+    ("## Final answer: `call`", 1),
     ("Final Answer: call (pot odds).", 1),
     ("Final Answer: fold\nOn second thought...\nFinal Answer: call", 1),  # the last one wins
     ("Final Answer: raise 2", 2),      # below the smallest size: the smallest
@@ -212,6 +216,17 @@ def test_429_and_5xx_are_retried_then_answered(status):
         assert server.requests == 3
     assert reply.probs == {0: 1.0}
     assert chat.stats()["retries"] == 2 and chat.stats()["requests"] == 1
+
+
+def test_a_reset_connection_is_retried_then_answered():
+    with ChatServer(dropping_first(2, fixed("Final Answer: check"))) as server:
+        chat = player(server, retries=2)
+        reply = ask(chat, kuhn_decision())
+        assert server.requests == 3
+    assert reply.probs == {0: 1.0} and chat.stats()["retries"] == 2
+    with ChatServer(dropping_first(5, fixed("Final Answer: check"))) as server:
+        with pytest.raises(PlayerError, match="failed after 2 tries: the connection was reset$"):
+            ask(player(server, retries=1), kuhn_decision())
 
 
 def test_retries_run_out_with_one_line_naming_the_last_failure():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -69,6 +70,14 @@ def test_failing_first_answers_its_status_and_retry_after_then_the_responder():
     assert answers[0][1]["Retry-After"] == "1.5"
     assert answers[0][2]["error"]["message"] == "scripted failure with status 429"
     assert answers[2][2]["choices"][0]["message"]["content"] == "Final Answer: fold"
+
+
+def test_dropping_first_closes_the_connection_with_no_reply():
+    with ChatServer(loopback.dropping_first(1, loopback.fixed("x"))) as server:
+        with pytest.raises(http.client.RemoteDisconnected):
+            post(server, {"model": "m", "messages": []})
+        assert post(server, {"model": "m", "messages": []})[0] == 200
+        assert server.requests == 2
 
 
 def test_in_turn_answers_each_content_then_repeats_the_last():
