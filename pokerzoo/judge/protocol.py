@@ -161,13 +161,16 @@ def settle(decision: Decision, answer: Answer, reask: Callable[[str], Answer] | 
     ``reask`` gets the reason the first answer was refused and returns a second answer (a
     ``Reply`` whose costs are added); without it the first bad answer goes to the fallback.
     """
-    costs = Reply({})
+    # A plain answer is one question asked; a Reply says what it cost (0 requests if cached).
+    costs = Reply({}, requests=0)
     illegal = 0
     attempts = [answer]
     while True:
         current = attempts[-1]
-        if isinstance(current, Reply):
-            costs = replace(costs, requests=costs.requests + current.requests - 1,
+        if not isinstance(current, Reply):
+            costs = replace(costs, requests=costs.requests + 1)
+        else:
+            costs = replace(costs, requests=costs.requests + current.requests,
                             prompt_tokens=costs.prompt_tokens + current.prompt_tokens,
                             completion_tokens=costs.completion_tokens + current.completion_tokens,
                             cached=current.cached if len(attempts) == 1 else costs.cached,

@@ -175,3 +175,9 @@ def test_the_rule_players_of_the_documentation_keep_their_numbers():
         chips = {v.reference: v.exact_chips for v in report.versus}
         assert chips["uniform"] == pytest.approx(versus_uniform, abs=1e-4)
         assert chips["cfr+"] < 0  # nobody beats the equilibrium
+
+
+def test_requests_count_every_question_asked_including_the_re_ask():
+    game = load_game("kuhn_poker")
+    report = judge_game(game, lambda decision, sample: "raise 100", hands=0, progress=False)
+    assert report.requests == 24 and report.queries == 12
