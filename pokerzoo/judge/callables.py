@@ -113,6 +113,8 @@ def _import_file(path_text: str) -> ModuleType:
         raise ConfigError(f"cannot import {path_text!r}: no such file")
     # A name no other module has, so two bots both called bot.py do not replace each other.
     name = f"_pokerzoo_judged_{abs(hash(str(path.resolve())))}_{path.stem}"
+    if name in sys.modules:  # imported before: its top-level code is not run twice
+        return sys.modules[name]
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
         raise ConfigError(f"cannot import {path_text!r}: not a Python source file")

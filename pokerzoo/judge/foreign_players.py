@@ -124,10 +124,7 @@ class OpenSpielPlayer:
 
     def _policy_for(self, twin: str) -> Any:
         if self._fixed is not None:
-            own = getattr(self._fixed, "game", None)
-            if own is not None and str(own) != str(self._pyspiel_game(twin)):
-                raise ConfigError(f"this OpenSpiel policy plays {own}; the decision is of {twin}")
-            return self._fixed
+            return self._of_game(self._fixed, twin)
         if twin not in self._policies:
             game = self._pyspiel_game(twin)
             made = self._factory() if _positional_arity(self._factory) == 0 else \
@@ -136,8 +133,15 @@ class OpenSpielPlayer:
                 raise ConfigError(f"the OpenSpiel policy factory {self.name} returned an object "
                                   f"of type {type(made).__name__}, not a policy with "
                                   "action_probabilities(state, player_id)")
-            self._policies[twin] = made
+            self._policies[twin] = self._of_game(made, twin)
         return self._policies[twin]
+
+    def _of_game(self, policy: Any, twin: str) -> Any:
+        """``policy`` if it is of the pyspiel game ``twin`` (or says of no game)."""
+        own = getattr(policy, "game", None)
+        if own is not None and str(own) != str(self._pyspiel_game(twin)):
+            raise ConfigError(f"this OpenSpiel policy plays {own}; the decision is of {twin}")
+        return policy
 
     def decide(self, decision: Decision, sample: int) -> Answer:
         """``policy.action_probabilities`` at the decision, replayed in the pyspiel twin."""

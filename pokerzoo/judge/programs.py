@@ -10,7 +10,7 @@ object, ``Decision.to_json()`` plus ``"sample"`` (the index of the repeated ques
      "kind": "check", "amount": null, "label": "check"}, ...], "text": "...",
      "observation": [...], "sample": 0}
 
-(all on one line). It answers with one line on its standard output, flushed, any of:
+(all on one line). It answers with exactly one line on its standard output, flushed, any of:
 
 * a label: ``call``, ``raise 4`` (case and spacing ignored);
 * an action id: ``1``;
@@ -19,7 +19,9 @@ object, ``Decision.to_json()`` plus ``"sample"`` (the index of the repeated ques
 
 An answer that names no legal action is asked once more: the same request with an ``"error"``
 field saying what was wrong (a program may ignore it); a second bad answer is replaced by the
-judge's fallback (``pokerzoo.judge.protocol``). Standard error is the program's own (its last
+judge's fallback (``pokerzoo.judge.protocol``). Output no request asked for (a second line
+for one decision), when it is there as the next request is sent, stops the program: it would
+be read as the next answer. Standard error is the program's own (its last
 line is quoted when it fails). A bot of ten lines in Python::
 
     import json
@@ -239,7 +241,8 @@ class ProgramPlayer:
         stdin, stdout, stderr = self._pipes()
         pending = memoryview((json.dumps(request) + "\n").encode("ascii"))
         deadline = time.monotonic() + self.timeout
-        line = self._take_line()
+        self._check_nothing_extra(key)
+        line: bytes | None = None
         with selectors.DefaultSelector() as selector:
             selector.register(stdin, selectors.EVENT_WRITE)
             selector.register(stdout, selectors.EVENT_READ)
@@ -264,6 +267,17 @@ class ProgramPlayer:
                         self._read_stdout(key)
                         line = line if line is not None else self._take_line()
         return self._answer_of(line, key)
+
+    def _check_nothing_extra(self, key: str) -> None:
+        """Refuse to go on after output no request asked for (a second line for the last
+        decision would be read as the answer to this one)."""
+        chunk = _read(self._pipes()[1])
+        if chunk:
+            self._out += chunk
+        if self._out:
+            extra = bytes(self._out[:40])
+            raise self._fail(f"had printed more than one line for the decision before "
+                             f"({extra!r}) and was stopped", key, stop=True)
 
     def _read_stdout(self, key: str) -> None:
         chunk = _read(self._pipes()[1])

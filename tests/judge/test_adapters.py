@@ -127,8 +127,8 @@ def test_a_module_that_fails_to_import_is_one_config_error(tmp_path):
         load_callable(f"{broken}:play")
     assert one_line(error) == (f"importing {str(broken)!r} failed: RuntimeError: "
                                "no weights here")
-    with pytest.raises(ConfigError, match="not a callable player|needs a function"):
-        CallablePlayer(3)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="a callable player needs a function"):
+        CallablePlayer(3)
 
 
 # A program on stdin/stdout --------------------------------------------------------------
@@ -138,15 +138,19 @@ def bot(*args: str) -> list[str]:
     return [sys.executable, str(BOTS / args[0]), *args[1:]]
 
 
-def test_the_documented_bot_is_the_test_bot():
+@pytest.fixture(scope="module")
+def documented_bot(tmp_path_factory) -> list[str]:
+    """The bot of ten lines in ``pokerzoo.judge.programs``' docstring, written to a file: the
+    command that runs it."""
     documented = programs.__doc__.split("A bot of ten lines in Python::\n\n")[1]
     code = "\n".join(line[4:] for line in documented.split("\n\nJudge it")[0].splitlines())
-    shipped = (BOTS / "king_bot.py").read_text()
-    assert code.strip() == shipped.split('"""\n\n', 1)[1].strip()
     assert sum(1 for line in code.splitlines() if line.strip()) == 10
+    path = tmp_path_factory.mktemp("bots") / "bot.py"
+    path.write_text(code + "\n")
+    return [sys.executable, str(path)]
 
 
-def test_a_program_is_judged_on_kuhn_with_its_known_table():
+def test_the_documented_program_is_judged_on_kuhn_with_its_known_table(documented_bot):
     # Bet or call with K, check with J and Q, and fold or call a bet half and half.
     rows = {}
     for player, card, history in EQUILIBRIUM:
@@ -154,7 +158,7 @@ def test_a_program_is_judged_on_kuhn_with_its_known_table():
         rows[player, card, history] = [0, 1] if card == K else \
             [0.5, 0.5] if facing else [1, 0]
     expected = table_of(KUHN, rows)
-    with ProgramPlayer(bot("king_bot.py")) as player:
+    with ProgramPlayer(documented_bot) as player:
         table = judged_table(KUHN, player)
     assert table.probs.tolist() == expected.probs.tolist()
     value = nash_conv(KUHN, table)
@@ -203,7 +207,18 @@ def test_a_failing_program_is_one_player_error(mode, what):
     assert one_line(error) == f"program {name!r}, asked decision (0, 2, ()), {what}"
 
 
-def test_a_program_that_stopped_is_not_asked_again_and_close_kills_it():
+def test_a_program_printing_two_lines_for_one_decision_is_stopped():
+    command = bot("misbehaving.py", "twice")
+    with ProgramPlayer(command) as player:
+        assert ask(player, kuhn_decision()).probs == {0: 1.0}
+        with pytest.raises(PlayerError) as error:
+            ask(player, kuhn_decision(history=(0,)))
+    assert one_line(error) == (f"program {' '.join(command)!r}, asked decision (1, 0, (0,)), "
+                               "had printed more than one line for the decision before "
+                               "(b'check\\n') and was stopped")
+
+
+def test_a_program_that_stopped_is_not_asked_again_and_close_kills_it(documented_bot):
     player = ProgramPlayer(bot("misbehaving.py", "hang"), timeout=0.5)
     process = player.process
     with pytest.raises(PlayerError):
@@ -211,13 +226,13 @@ def test_a_program_that_stopped_is_not_asked_again_and_close_kills_it():
     assert process.poll() is not None  # killed at the timeout
     with pytest.raises(PlayerError, match="it cannot answer decision"):
         player.decide(kuhn_decision(), 0)
-    quiet = ProgramPlayer(bot("king_bot.py"))
+    quiet = ProgramPlayer(documented_bot)
     process = quiet.process
     assert quiet.decide(kuhn_decision(), 0) == "bet 1"
     del quiet
     gc.collect()
     assert process.poll() is not None  # garbage collection killed it
-    with ProgramPlayer(bot("king_bot.py")) as closed:
+    with ProgramPlayer(documented_bot) as closed:
         pass
     with pytest.raises(PlayerError) as error:
         closed.decide(kuhn_decision(), 0)
@@ -275,6 +290,16 @@ def test_an_openspiel_factory_spec_taking_the_game_is_judged_uniform():
     table = judged_table(KUHN, player)
     assert table.probs.tolist() == TabularPolicy.uniform(KUHN).probs.tolist()
     assert nash_conv(KUHN, table) == nash_conv(KUHN, TabularPolicy.uniform(KUHN))
+
+
+def test_an_openspiel_factory_of_no_arguments_plays_its_own_game_only():
+    player = ADAPTER_SPECS["openspiel"](f"{BOTS / 'foreign_bots.py'}:kuhn_uniform")
+    table = judged_table(KUHN, player)
+    assert table.probs.tolist() == TabularPolicy.uniform(KUHN).probs.tolist()
+    with pytest.raises(ConfigError) as error:
+        player.check_game(load_game("kuhn_poker", num_players=3))
+    assert one_line(error) == ("this OpenSpiel policy plays kuhn_poker(); the decision is of "
+                               "kuhn_poker(players=3)")
 
 
 def test_bad_openspiel_players_are_one_line():

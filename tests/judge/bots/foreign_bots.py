@@ -23,3 +23,11 @@ def random_agent() -> Any:
 def not_a_policy() -> int:
     """A factory that returns something else than a policy."""
     return 7
+
+
+def kuhn_uniform() -> Any:
+    """A factory of no arguments: OpenSpiel's uniform random policy of its two-player Kuhn."""
+    import pyspiel
+    from open_spiel.python.policy import UniformRandomPolicy
+
+    return UniformRandomPolicy(pyspiel.load_game("kuhn_poker"))

@@ -2,11 +2,13 @@
 
 ``exit``: reads a decision, says why on stderr and exits with code 3. ``garbage``: answers
 bytes that are not UTF-8. ``empty``: answers an empty line. ``hang``: never answers.
-``illegal``: answers ``raise 99`` every time. ``second-try``: answers ``raise 99``, and the first
-legal action when the request carries an ``error`` (the judge's re-ask).
+``illegal``: answers ``raise 99`` every time. ``twice``: answers ``check`` twice, in one write.
+``second-try``: answers ``raise 99``, and the first legal action when the request carries an
+``error`` (the judge's re-ask).
 """
 
 import json
+import os
 import sys
 import time
 
@@ -19,6 +21,8 @@ for line in sys.stdin:
     if mode == "garbage":
         sys.stdout.buffer.write(b"\xff\xfe call\n")
         sys.stdout.flush()
+    elif mode == "twice":
+        os.write(1, b"check\ncheck\n")  # one write, so both lines arrive together
     elif mode == "empty":
         print("", flush=True)
     elif mode == "hang":
