@@ -110,9 +110,10 @@ def _round_starts(state: State) -> list[list[float]]:
 def _base_of(state: State, first: bool) -> list[float]:
     contributions = [float(c) for c in state.public_state()["contributions"]]
     if first and len(set(contributions)) > 1:
-        # Unequal forced bets before any action are blinds: a street total counts them.
-        low = min(contributions)
-        return [low] * len(contributions)
+        # Unequal forced bets before any action are blinds: a street total counts them, so
+        # only the ante (the same for every seat, and 0 where the game has none) is left out.
+        ante = float(state.game.params().get("ante", 0) or 0)
+        return [ante] * len(contributions)
     return contributions
 
 
@@ -132,7 +133,6 @@ def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
     highest = max(contributions)
     facing = highest > contributions[player]
     opened = highest > max(starts[-1]) if starts else False
-    chip = float(getattr(state.game, "chip_unit", 1.0) or 1.0)
     labels = []
     for action in state.legal_actions():
         child = state.child(action)
@@ -144,7 +144,7 @@ def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
         amount = None
         if kind in ("bet", "raise"):
             put = float(child.public_state()["contributions"][player]) - base
-            amount = int(round(put / chip)) if chip != 1.0 else int(round(put))
+            amount = int(round(put))  # chips, never big blinds: the label is the table's
         label = kind if amount is None else f"{kind} {amount}"
         labels.append(LegalAction(int(action), kind, amount, label))
     return tuple(labels)
