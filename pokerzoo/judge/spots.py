@@ -557,7 +557,8 @@ def judge_spot(
         equilibrium: a solved ``PublicSolver`` of the spot's tree, used instead of the cache.
         bootstrap: resamples of the sampled hands for the 95% intervals.
         max_queries: refuse a spot that would ask more questions than this.
-        progress: a progress bar over the levels of questions and the solve.
+        progress: progress bars for the solve and for the questions (by level: the judged
+            seat's decisions with as many of its decisions above them).
 
     Returns:
         The ``SpotJudgeReport`` (see the module docstring for what each loss means).
@@ -590,7 +591,11 @@ def judge_spot(
     asked_decisions = 0
     mask = np.zeros(total, dtype=bool)
     mask[chosen] = True
-    for level in levels:
+    from tqdm import tqdm
+
+    bar = tqdm(levels, desc=f"judging {spot.name}", unit="level", disable=not progress,
+               leave=False)
+    for level in bar:
         keys: list[tuple[int, int, list[int]]] = []
         requests: list[tuple[Decision, int]] = []
         for node in level:
@@ -610,6 +615,8 @@ def judge_spot(
                 for action, p in reply.probs.items():
                     column[mapping.index(action)] += p / samples
             strategy[node][:, h] = column
+        bar.set_postfix_str(f"{counts.queries} questions, {counts.cached} cached")
+    bar.close()
     return _scores(spot, eq, strategy, chosen, counts, asked_decisions, rng, bootstrap, other)
 
 
