@@ -58,7 +58,7 @@ from pokerzoo.evaluation.spot_eval import (
     find_line,
 )
 from pokerzoo.games.base import Game, State
-from pokerzoo.judge.decision import Decision, describe
+from pokerzoo.judge.decision import RENDERERS, Decision, describe
 from pokerzoo.judge.protocol import Reply, ask, ask_many, check_fallback
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
@@ -111,15 +111,19 @@ class SuiteSpot:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _game_params(name: str, table: Any) -> dict[str, Any]:
+def _checked_table(name: str, title: str, table: Any, keys: Sequence[str]) -> dict[str, Any]:
+    """``table`` (the spot file's ``[title]``) if it is a table of only ``keys``."""
     if not isinstance(table, dict):
-        raise ConfigError(f"spot {name}: [game] must be a table of no_limit_holdem parameters "
-                          f"({', '.join(_GAME_KEYS)})")
-    unknown = sorted(set(table) - set(_GAME_KEYS))
+        raise ConfigError(f"spot {name}: [{title}] must be a table of {', '.join(keys)}")
+    unknown = sorted(set(table) - set(keys))
     if unknown:
-        raise ConfigError(f"spot {name}: unknown [game] key(s) {unknown}; allowed: "
-                          f"{list(_GAME_KEYS)}")
-    params = dict(table)
+        raise ConfigError(f"spot {name}: unknown [{title}] key(s) {unknown}; allowed: "
+                          f"{list(keys)}")
+    return dict(table)
+
+
+def _game_params(name: str, table: Any) -> dict[str, Any]:
+    params = _checked_table(name, "game", table, _GAME_KEYS)
     if "bet_fractions" in params:
         fractions = params["bet_fractions"]
         if not isinstance(fractions, list) or not all(
@@ -131,14 +135,7 @@ def _game_params(name: str, table: Any) -> dict[str, Any]:
 
 def suite_spot(document: Mapping[str, Any], name: str) -> SuiteSpot:
     """A ``SuiteSpot`` from a parsed spot file with ``[spot]``, ``[game]`` and ``[judge]``."""
-    judge = document.get("judge")
-    if not isinstance(judge, dict):
-        raise ConfigError(f"spot {name}: a judged spot needs a [judge] table ("
-                          f"{', '.join(_JUDGE_KEYS)})")
-    unknown = sorted(set(judge) - set(_JUDGE_KEYS))
-    if unknown:
-        raise ConfigError(f"spot {name}: unknown [judge] key(s) {unknown}; allowed: "
-                          f"{list(_JUDGE_KEYS)}")
+    judge = _checked_table(name, "judge", document.get("judge"), _JUDGE_KEYS)
     seat = judge.get("seat")
     if seat not in SEATS:
         raise ConfigError(f"spot {name}: [judge] seat must be 'oop' or 'ip', got {seat!r}")
@@ -335,8 +332,6 @@ class _Asker:
         mapping = _action_map(self.tree, node, state)
         whole = describe(state)
         legal = tuple(a for a in whole.legal if a.action in mapping)
-        from pokerzoo.judge.decision import RENDERERS
-
         render = RENDERERS.get(self.game.name.split("(")[0])
         text = render(state, legal) if render is not None else whole.text
         return Decision(whole.game, whole.player, whole.key, legal, text, whole.observation,
@@ -683,6 +678,10 @@ class SuiteReport:
     @property
     def mean_ev_loss_fixed_pct(self) -> float:
         return float(np.mean([r.ev_loss_fixed_pct for r in self.spots]))
+
+    def charts(self, folder: str | os.PathLike[str]) -> list[Path]:
+        """Every spot's chart (``SpotJudgeReport.chart``) as ``folder/SPOT.png``."""
+        return [r.chart(Path(folder) / f"{r.name}.png") for r in self.spots]
 
     def to_dict(self) -> dict[str, Any]:
         return {"mean_ev_loss_pct": self.mean_ev_loss_pct,

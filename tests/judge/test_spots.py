@@ -228,3 +228,33 @@ def test_shipped_suite_solves_to_a_tenth_of_a_percent(tmp_path: Path) -> None:
     reference = evaluate_at_spot(river.game(), AlwaysCallPolicy(), river.spot, river.seat,
                                  equilibrium=eq)
     assert called.ev_loss_pct == pytest.approx(reference.ev_loss_pct_pot, abs=1e-9)
+
+
+class BatchPlayer:
+    """Answers always-call through ``decide_many``, recording each batch's size."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+        self.texts: list[str] = []
+
+    def decide(self, decision: Decision, sample: int) -> str:
+        return always_call(decision, sample)
+
+    def decide_many(self, requests: list[tuple[Decision, int]]) -> list[str]:
+        self.batches.append(len(requests))
+        self.texts.extend(d.text for d, _ in requests)
+        return [always_call(d, s) for d, s in requests]
+
+
+def test_questions_go_through_decide_many_in_batches(tiny: Any) -> None:
+    spot, eq, folder = tiny
+    player = BatchPlayer()
+    report = judge_spot(str(folder / "tiny_river.toml"), player, equilibrium=eq)
+    assert player.batches == [32]  # one level: after the check and facing the bet
+    assert report.ev_loss_pct == pytest.approx(22.813688212927758, abs=1e-9)
+    assert len(set(player.texts)) == 32
+    facing = next(t for t in player.texts if "River (7s): player 1: bet 600" in t)
+    assert facing.splitlines()[-1] == ("Pot: 1800 chips. You have put in 0 on this street; "
+                                       "to call: 600 more.")
+    assert "Preflop: player 0 posts the small blind 50, player 1 posts the big blind 100; " \
+           "player 0: raise 300, player 1: call" in facing
