@@ -58,7 +58,8 @@ from pokerzoo.evaluation.spot_eval import (
     find_line,
 )
 from pokerzoo.games.base import Game, State
-from pokerzoo.judge.decision import RENDERERS, Decision, describe
+from pokerzoo.judge.decision import Decision, describe, legal_actions_of
+from pokerzoo.judge.holdem import render_holdem
 from pokerzoo.judge.protocol import Reply, ask, ask_many, check_fallback
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
@@ -163,8 +164,6 @@ def spot_line(spot: SuiteSpot, game: Game) -> list[int]:
     at the spot's street with its pot and stacks), else ``spot_eval.find_line``'s."""
     if not spot.line:
         return find_line(game, spot.spot)
-    from pokerzoo.judge.decision import legal_actions_of
-
     board = spot.spot.board_cards
     first = _dummy_holes(board, set())
     state = _deal_holes(game, {0: first, 1: _dummy_holes(board, set(first))})
@@ -330,11 +329,11 @@ class _Asker:
         """The decision and, per child of ``node``, the game action it is."""
         state = self.state(node, hand)
         mapping = _action_map(self.tree, node, state)
-        whole = describe(state)
-        legal = tuple(a for a in whole.legal if a.action in mapping)
-        render = RENDERERS.get(self.game.name.split("(")[0])
-        text = render(state, legal) if render is not None else whole.text
-        return Decision(whole.game, whole.player, whole.key, legal, text, whole.observation,
+        legal = tuple(a for a in legal_actions_of(state) if a.action in mapping)
+        player = state.current_player()
+        tensor = state.information_state_tensor(player)
+        return Decision(self.game.name, player, str(state.information_state_key(player)), legal,
+                        render_holdem(state, legal), tuple(float(x) for x in tensor),
                         state), mapping
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from pokerzoo import load_game
 from pokerzoo.games.base import State
 from pokerzoo.judge.decision import RENDERERS, describe, legal_actions_of
-from pokerzoo.judge.holdem import position_names, render_holdem
+from pokerzoo.judge.holdem import holdem_label, position_names, render_holdem
 
 
 def _dealt(game_name: str, **params: object) -> State:
@@ -118,3 +118,20 @@ def test_text_is_unique_per_information_state() -> None:
                     assert len({a.label for a in decision.legal}) == len(decision.legal)
                 state.apply_action(int(rng.choice(legal)))
     assert len(texts) > 150
+
+
+def test_rendered_labels_are_the_legal_labels() -> None:
+    rng = np.random.default_rng(11)
+    checked = 0
+    for params in ({}, {"bet_fractions": (0.33, 0.75, 1.5), "stacks": 2500}, {"ante": 10}):
+        game = load_game("no_limit_holdem", **params)
+        for _ in range(15):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if not state.is_chance_node():
+                    legal = legal_actions_of(state)
+                    assert [holdem_label(state, a.action) for a in legal] == [
+                        a.label for a in legal]
+                    checked += len(legal)
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 300
