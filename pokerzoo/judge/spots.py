@@ -672,11 +672,31 @@ class SuiteReport:
 
     @property
     def mean_ev_loss_pct(self) -> float:
-        return float(np.mean([r.ev_loss_pct for r in self.spots]))
+        """The mean over spots of the (estimated, with sampled hands) all-hands EV loss."""
+        return float(np.mean([r.ev_loss_estimate_pct for r in self.spots]))
 
     @property
     def mean_ev_loss_fixed_pct(self) -> float:
-        return float(np.mean([r.ev_loss_fixed_pct for r in self.spots]))
+        """The mean over spots of the EV loss against the equilibrium opponent."""
+        return float(np.mean([r.ev_loss_fixed_estimate_pct for r in self.spots]))
+
+    def markdown(self) -> str:
+        """The suite as a Markdown table: one row per spot, then the means."""
+        rows = ["| spot | seat | hands asked | questions | illegal | fallbacks | EV loss "
+                "(% pot, vs best response) | 95% interval | EV loss (% pot, vs equilibrium) "
+                "| solve floor (% pot) |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in self.spots:
+            low, high = r.ev_loss_ci_pct
+            rows.append(f"| {r.name} | {SEATS[r.seat]} | {r.hands_asked}/{r.hands_total} | "
+                        f"{r.queries} | {r.illegal_answers} | {r.fallbacks} | "
+                        f"{r.ev_loss_estimate_pct:.3f} | {low:.3f} to {high:.3f} | "
+                        f"{r.ev_loss_fixed_estimate_pct:.3f} | {r.equilibrium_floor_pct:.3f} |")
+        rows.append(f"| mean | | | {sum(r.queries for r in self.spots)} | "
+                    f"{sum(r.illegal_answers for r in self.spots)} | "
+                    f"{sum(r.fallbacks for r in self.spots)} | {self.mean_ev_loss_pct:.3f} | | "
+                    f"{self.mean_ev_loss_fixed_pct:.3f} | |")
+        return "\n".join(rows)
 
     def charts(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Every spot's chart (``SpotJudgeReport.chart``) as ``folder/SPOT.png``."""
@@ -777,8 +797,10 @@ class HoldemMatchReport:
 def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
                  game: Game | None = None, fallback: str = "check-fold") -> HoldemMatchReport:
     """Duplicate heads-up hold'em: ``hands`` hands (an even number: each deal is played with
-    the seats swapped) of ``player`` against ``opponent_policy`` (any state policy) in ``game``
-    (default: ``no_limit_holdem``), by ``pokerzoo.evaluation.head_to_head``."""
+    the seats swapped) of ``player`` against ``opponent_policy`` (any state policy, an agent,
+    or a built-in opponent's name: ``pokerzoo.evaluation.opponents``) in ``game`` (default:
+    ``no_limit_holdem``), by ``pokerzoo.evaluation.head_to_head``."""
+    from pokerzoo.evaluation.opponents import make_opponent
     from pokerzoo.games import load_game
 
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2 or hands % 2:
@@ -789,6 +811,8 @@ def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
                                                                   "no_limit_holdem"):
         raise ConfigError(f"holdem_match plays heads-up hold'em, not {game.name} with "
                           f"{game.num_players} players")
+    if isinstance(opponent_policy, str):
+        opponent_policy = make_opponent(opponent_policy, game)
     asked = AskedPolicy(player, fallback)
     result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
     return HoldemMatchReport(int(result.num_hands), float(result.mbb_per_game[0]),

@@ -50,6 +50,10 @@ ip = ["50%", ""]
 """
 
 
+KNOWN_MATCH_MBB = -9050.0
+"""Always-call against the uniform player, 20 duplicate deals of seed 5 (mbb per hand)."""
+
+
 def always_call(decision: Decision, sample: int) -> str:
     return "call" if decision.action_of("call") else "check"
 
@@ -200,6 +204,9 @@ def test_judge_suite_averages_the_spots(tiny: Any) -> None:
     suite = judge_suite(always_call, [spot, spot], cache_dir=folder / "cache")
     assert suite.mean_ev_loss_pct == pytest.approx(22.813688212927758, abs=1e-9)
     assert suite.to_dict()["queries"] == 2 * 32
+    table = suite.markdown().splitlines()
+    assert len(table) == 5
+    assert table[2].startswith("| tiny_river | ip | 16/16 | 32 | 0 | 0 | 22.814 |")
 
 
 def test_match_is_head_to_head_of_the_same_policy() -> None:
@@ -212,6 +219,8 @@ def test_match_is_head_to_head_of_the_same_policy() -> None:
     assert report.illegal_answers == report.fallbacks == 0
     assert report.queries > 40
     assert holdem_match(always_call, UniformRandomPolicy(), 40, seed=5) == report
+    assert holdem_match(always_call, "random", 40, seed=5).mbb_per_hand == report.mbb_per_hand
+    assert report.mbb_per_hand == pytest.approx(KNOWN_MATCH_MBB, abs=1e-9)
     with pytest.raises(ConfigError, match="even integer"):
         holdem_match(always_call, UniformRandomPolicy(), 5, seed=0)
 
