@@ -1,4 +1,5 @@
-"""Hold'em decisions as an outside player reads them: a hand-history-style rendering.
+"""Hold'em decisions as an outside player reads them (a hand-history-style rendering), and
+duplicate hold'em matches of an outside player against any state policy.
 
 Kaggle Game Arena's poker harness shows an LLM the game and its stakes, the seats and their
 positions (button, small blind, big blind), the stacks, the player's hole cards, the board, each
@@ -30,8 +31,13 @@ Pot: 400 chips. You have put in 100 on this street; to call: 200 more.
 
 from __future__ import annotations
 
-from pokerzoo.games.base import State
-from pokerzoo.judge.decision import RENDERERS, LegalAction
+from dataclasses import dataclass
+from typing import Any
+
+from pokerzoo.errors import ConfigError
+from pokerzoo.games.base import Game, State
+from pokerzoo.judge.decision import RENDERERS, LegalAction, describe
+from pokerzoo.judge.protocol import Reply, ask, check_fallback
 
 STREETS = ("Preflop", "Flop", "Turn", "River")
 HOLDEM_FAMILIES = ("limit_holdem", "no_limit_holdem")
@@ -179,9 +185,99 @@ def render_holdem(state: State, legal: tuple[LegalAction, ...]) -> str:
     return "\n".join(lines)
 
 
+# ----------------------------------------------------------------------------- matches
+
+
+@dataclass
+class AnswerCounts:
+    """What answering cost and how it went, summed over ``Reply``s (``add`` each)."""
+
+    queries: int = 0
+    requests: int = 0
+    cached: int = 0
+    illegal: int = 0
+    fallbacks: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, reply: Reply) -> None:
+        self.queries += 1
+        self.requests += reply.requests
+        self.cached += int(reply.cached)
+        self.illegal += reply.illegal
+        self.fallbacks += int(reply.fallback)
+        self.prompt_tokens += reply.prompt_tokens
+        self.completion_tokens += reply.completion_tokens
+
+
+class AskedPolicy:
+    """An outside player as a state policy: each state's decision asked through
+    ``protocol.ask`` (sample 0, so a recurring decision is the cache's), its probabilities
+    returned; the costs counted."""
+
+    def __init__(self, player: Any, fallback: str = "check-fold") -> None:
+        self.player = player
+        self.fallback = check_fallback(fallback)
+        self.counts = AnswerCounts()
+        self.name = str(getattr(player, "name", "player"))
+
+    def action_probabilities(self, state: State) -> dict[int, float]:
+        reply = ask(self.player, describe(state), 0, fallback=self.fallback)
+        self.counts.add(reply)
+        return dict(reply.probs)
+
+
+@dataclass(frozen=True)
+class HoldemMatchReport:
+    """A duplicate match of the player against one opponent (per hand, from the player's side)."""
+
+    hands: int
+    mbb_per_hand: float
+    mbb_per_hand_ci: float
+    """95% half-width (normal approximation over deals)."""
+    chips_per_hand: float
+    queries: int
+    illegal_answers: int
+    fallbacks: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hands": self.hands, "mbb_per_hand": self.mbb_per_hand,
+                "mbb_per_hand_ci": self.mbb_per_hand_ci, "chips_per_hand": self.chips_per_hand,
+                "queries": self.queries, "illegal_answers": self.illegal_answers,
+                "fallbacks": self.fallbacks}
+
+
+def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
+                 game: Game | None = None, fallback: str = "check-fold") -> HoldemMatchReport:
+    """Duplicate heads-up hold'em: ``hands`` hands (an even number: each deal is played with
+    the seats swapped) of ``player`` against ``opponent_policy`` (any state policy, an agent,
+    or a built-in opponent's name: ``pokerzoo.evaluation.opponents``) in ``game`` (default:
+    ``no_limit_holdem``), by ``pokerzoo.evaluation.head_to_head``."""
+    from pokerzoo.evaluation.head_to_head import head_to_head
+    from pokerzoo.evaluation.opponents import make_opponent
+    from pokerzoo.games import load_game
+
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2 or hands % 2:
+        raise ConfigError(f"hands must be an even integer >= 2 (each deal is played twice, "
+                          f"seats swapped), got {hands!r}")
+    game = load_game("no_limit_holdem") if game is None else game
+    if game.num_players != 2 or game.name.split("(")[0] not in ("limit_holdem",
+                                                                  "no_limit_holdem"):
+        raise ConfigError(f"holdem_match plays heads-up hold'em, not {game.name} with "
+                          f"{game.num_players} players")
+    if isinstance(opponent_policy, str):
+        opponent_policy = make_opponent(opponent_policy, game)
+    asked = AskedPolicy(player, fallback)
+    result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
+    return HoldemMatchReport(int(result.num_hands), float(result.mbb_per_game[0]),
+                             float(result.mbb_per_game_ci[0]), float(result.mean_chips[0]),
+                             asked.counts.queries, asked.counts.illegal,
+                             asked.counts.fallbacks)
+
+
 for _family in HOLDEM_FAMILIES:
     RENDERERS[_family] = render_holdem
 
 
-__all__ = ["HOLDEM_FAMILIES", "holdem_betting", "holdem_label", "position_names",
-           "render_holdem"]
+__all__ = ["HOLDEM_FAMILIES", "AnswerCounts", "AskedPolicy", "HoldemMatchReport", "holdem_betting",
+           "holdem_label", "holdem_match", "position_names", "render_holdem"]

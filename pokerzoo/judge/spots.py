@@ -54,7 +54,6 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.errors import CheckpointError, ConfigError
-from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.evaluation.spot_eval import (
     _action_map,
     _deal_holes,
@@ -63,9 +62,9 @@ from pokerzoo.evaluation.spot_eval import (
     find_line,
 )
 from pokerzoo.games.base import Game, State
-from pokerzoo.judge.decision import Decision, describe, legal_actions_of
-from pokerzoo.judge.holdem import render_holdem
-from pokerzoo.judge.protocol import Reply, ask, ask_many, check_fallback
+from pokerzoo.judge.decision import Decision, legal_actions_of
+from pokerzoo.judge.holdem import AnswerCounts, render_holdem
+from pokerzoo.judge.protocol import ask_many, check_fallback
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
 from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
@@ -373,26 +372,6 @@ def _own_reach(tree: PublicTree, node: int, seat: int,
     return reach
 
 
-@dataclass
-class _Counts:
-    queries: int = 0
-    requests: int = 0
-    cached: int = 0
-    illegal: int = 0
-    fallbacks: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def add(self, reply: Reply) -> None:
-        self.queries += 1
-        self.requests += reply.requests
-        self.cached += int(reply.cached)
-        self.illegal += reply.illegal
-        self.fallbacks += int(reply.fallback)
-        self.prompt_tokens += reply.prompt_tokens
-        self.completion_tokens += reply.completion_tokens
-
-
 class EquilibriumPlayer:
     """An outside player that answers a spot's decisions with the spot's equilibrium: the
     reference a judged player is measured from (its EV loss is the solve's own, at most the
@@ -501,6 +480,8 @@ class SpotJudgeReport:
         """A PNG of 13 x 13 charts at ``chart_node``: per action, the player's frequency in
         each hand class beside the equilibrium's (hands weighted as the equilibrium reaches
         them, so both panels average the same hands)."""
+        from pokerzoo.judge.charts import draw_strategy_charts
+
         return draw_strategy_charts(self, path)
 
 
@@ -582,7 +563,7 @@ def judge_spot(
     asker = _Asker(spot, tree, seat, game, spot_line(spot, game))
     own_nodes = np.flatnonzero((tree.kind == DECISION) & (tree.player == seat)).tolist()
     strategy = {int(n): eq.strategy(int(n)).copy() for n in own_nodes}
-    counts = _Counts()
+    counts = AnswerCounts()
     asked_decisions = 0
     mask = np.zeros(total, dtype=bool)
     mask[chosen] = True
@@ -616,7 +597,7 @@ def judge_spot(
 
 
 def _scores(spot: SuiteSpot, eq: PublicSolver, strategy: dict[int, np.ndarray],
-            chosen: np.ndarray, counts: _Counts, asked: int, other: int) -> SpotJudgeReport:
+            chosen: np.ndarray, counts: AnswerCounts, asked: int, other: int) -> SpotJudgeReport:
     tree = eq.tree
     seat = 1 - other
     pot = float(spot.spot.starting_pot)
@@ -730,110 +711,9 @@ def judge_suite(player: Any, spots: Sequence[SuiteSpot] | str | os.PathLike[str]
     return SuiteReport([judge_spot(s, player, **options) for s in spots])
 
 
-def draw_strategy_charts(report: SpotJudgeReport, path: str | os.PathLike[str]) -> Path:
-    """The player's strategy beside the equilibrium's at the report's chart node, one 13 x 13
-    panel per action and strategy (``class_chart.draw_class_chart``)."""
-    from pokerzoo.public.spots.class_chart import draw_class_chart
-    from pokerzoo.public.spots.holdem_spot import SpotSolution, combo_indices
-    from pokerzoo.public.spots.ranges import class_grid
-
-    eq = report.equilibrium
-    tree = eq.tree
-    node = report.chart_node()
-    seat = int(tree.player[node])
-    solution = SpotSolution(report.spot.spot, tree, eq)
-    combos = combo_indices(tree, seat)
-    weights = np.zeros(1326)
-    weights[combos] = solution.weights(node, seat)
-    mine = report.strategy.get(node) if seat == report.seat else None
-    labels = [tree.label(c) for c in tree.children(node)]
-    total = float(weights.sum())
-    panels = []
-    for who, strat in (("player", mine), ("equilibrium", eq.strategy(node))):
-        if strat is None:
-            continue
-        for i, label in enumerate(labels):
-            values = np.zeros(1326)
-            values[combos] = strat[i]
-            freq = float(values @ weights) / total if total > 0 else 0.0
-            panels.append((f"{who}: {label} ({100 * freq:.1f}%)", class_grid(values, weights)))
-    line = ", ".join(tree.line(node)) or "root"
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return draw_class_chart(panels, out, f"{report.name}: {SEATS[seat]} at {line}",
-                            "grey: classes the player does not hold")
-
-
-# ----------------------------------------------------------------------------- matches
-
-
-class AskedPolicy:
-    """An outside player as a state policy: each state's decision asked through
-    ``protocol.ask`` (sample 0, so a recurring decision is the cache's), its probabilities
-    returned; the costs counted."""
-
-    def __init__(self, player: Any, fallback: str = "check-fold") -> None:
-        self.player = player
-        self.fallback = check_fallback(fallback)
-        self.counts = _Counts()
-        self.name = str(getattr(player, "name", "player"))
-
-    def action_probabilities(self, state: State) -> dict[int, float]:
-        reply = ask(self.player, describe(state), 0, fallback=self.fallback)
-        self.counts.add(reply)
-        return dict(reply.probs)
-
-
-@dataclass(frozen=True)
-class HoldemMatchReport:
-    """A duplicate match of the player against one opponent (per hand, from the player's side)."""
-
-    hands: int
-    mbb_per_hand: float
-    mbb_per_hand_ci: float
-    """95% half-width (normal approximation over deals)."""
-    chips_per_hand: float
-    queries: int
-    illegal_answers: int
-    fallbacks: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"hands": self.hands, "mbb_per_hand": self.mbb_per_hand,
-                "mbb_per_hand_ci": self.mbb_per_hand_ci, "chips_per_hand": self.chips_per_hand,
-                "queries": self.queries, "illegal_answers": self.illegal_answers,
-                "fallbacks": self.fallbacks}
-
-
-def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
-                 game: Game | None = None, fallback: str = "check-fold") -> HoldemMatchReport:
-    """Duplicate heads-up hold'em: ``hands`` hands (an even number: each deal is played with
-    the seats swapped) of ``player`` against ``opponent_policy`` (any state policy, an agent,
-    or a built-in opponent's name: ``pokerzoo.evaluation.opponents``) in ``game`` (default:
-    ``no_limit_holdem``), by ``pokerzoo.evaluation.head_to_head``."""
-    from pokerzoo.evaluation.opponents import make_opponent
-    from pokerzoo.games import load_game
-
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 2 or hands % 2:
-        raise ConfigError(f"hands must be an even integer >= 2 (each deal is played twice, "
-                          f"seats swapped), got {hands!r}")
-    game = load_game("no_limit_holdem") if game is None else game
-    if game.num_players != 2 or game.name.split("(")[0] not in ("limit_holdem",
-                                                                  "no_limit_holdem"):
-        raise ConfigError(f"holdem_match plays heads-up hold'em, not {game.name} with "
-                          f"{game.num_players} players")
-    if isinstance(opponent_policy, str):
-        opponent_policy = make_opponent(opponent_policy, game)
-    asked = AskedPolicy(player, fallback)
-    result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
-    return HoldemMatchReport(int(result.num_hands), float(result.mbb_per_game[0]),
-                             float(result.mbb_per_game_ci[0]), float(result.mean_chips[0]),
-                             asked.counts.queries, asked.counts.illegal,
-                             asked.counts.fallbacks)
-
-
 __all__ = [
-    "DEFAULT_MAX_QUERIES", "SOLVE_TARGET_PCT", "AskedPolicy", "EquilibriumPlayer",
-    "HoldemMatchReport", "SpotJudgeReport", "SuiteReport", "SuiteSpot", "cache_folder",
-    "draw_strategy_charts", "holdem_match", "judge_spot", "judge_suite", "load_spot",
-    "load_suite", "solved_spot", "spot_line", "suite_folder", "suite_spot", "suite_spot_named",
+    "DEFAULT_MAX_QUERIES", "JACKKNIFE_GROUPS", "SOLVE_TARGET_PCT", "EquilibriumPlayer",
+    "SpotJudgeReport", "SuiteReport", "SuiteSpot", "cache_folder", "judge_spot", "judge_suite",
+    "load_spot", "load_suite", "solved_spot", "spot_line", "suite_folder", "suite_spot",
+    "suite_spot_named",
 ]

@@ -16,10 +16,10 @@ from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.evaluation.spot_eval import evaluate_at_spot
 from pokerzoo.games.base import State
 from pokerzoo.judge.decision import Decision
+from pokerzoo.judge.holdem import holdem_match
 from pokerzoo.judge.spots import (
     EquilibriumPlayer,
     cache_folder,
-    holdem_match,
     judge_spot,
     judge_suite,
     load_spot,
