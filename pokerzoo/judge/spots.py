@@ -702,18 +702,41 @@ class SuiteReport:
                 "spots": [r.to_dict() for r in self.spots]}
 
 
+def resolve_suite(spec: Sequence[SuiteSpot] | str | os.PathLike[str] | None) -> list[SuiteSpot]:
+    """The spots a suite spec names: ``None`` or ``"shipped"`` the shipped suite, a folder its
+    spot files, a ``.toml`` file that spot, a shipped spot's name that spot, or the spots
+    themselves.
+
+    Raises:
+        ConfigError: for a spec that names none of these, listing what is allowed.
+    """
+    if spec is None or spec == "shipped":
+        return load_suite()
+    if not isinstance(spec, (str, os.PathLike)):
+        return list(spec)
+    path = Path(spec)
+    if path.is_dir():
+        return load_suite(path)
+    if path.suffix == ".toml":
+        return [load_spot(path)]
+    names = [s.name for s in load_suite()]
+    if str(spec) in names:
+        return [suite_spot_named(str(spec))]
+    raise ConfigError(f"spot suite {str(spec)!r} is no folder, .toml file or shipped spot; "
+                      f"give 'shipped', a folder of spot files, a spot file or one of "
+                      f"{', '.join(names)}")
+
+
 def judge_suite(player: Any, spots: Sequence[SuiteSpot] | str | os.PathLike[str] | None = None,
                 **options: Any) -> SuiteReport:
-    """``judge_spot`` at every spot of a suite (default: the shipped one; or a folder of spot
-    files), ``options`` passed on; the mean EV loss over the spots."""
-    if spots is None or isinstance(spots, (str, os.PathLike)):
-        spots = load_suite(spots)
-    return SuiteReport([judge_spot(s, player, **options) for s in spots])
+    """``judge_spot`` at every spot of a suite (``resolve_suite``: default the shipped one),
+    ``options`` passed on; the mean EV loss over the spots."""
+    return SuiteReport([judge_spot(s, player, **options) for s in resolve_suite(spots)])
 
 
 __all__ = [
     "DEFAULT_MAX_QUERIES", "JACKKNIFE_GROUPS", "SOLVE_TARGET_PCT", "EquilibriumPlayer",
     "SpotJudgeReport", "SuiteReport", "SuiteSpot", "cache_folder", "judge_spot", "judge_suite",
-    "load_spot", "load_suite", "solved_spot", "spot_line", "suite_folder", "suite_spot",
-    "suite_spot_named",
+    "load_spot", "load_suite", "resolve_suite", "solved_spot", "spot_line", "suite_folder",
+    "suite_spot", "suite_spot_named",
 ]

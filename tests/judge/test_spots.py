@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pokerzoo import load_game
-from pokerzoo.errors import ConfigError
+from pokerzoo.errors import ConfigError, PlayerError
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.evaluation.spot_eval import evaluate_at_spot
@@ -24,6 +24,7 @@ from pokerzoo.judge.spots import (
     judge_suite,
     load_spot,
     load_suite,
+    resolve_suite,
     solved_spot,
 )
 from pokerzoo.policy import UniformRandomPolicy
@@ -267,3 +268,23 @@ def test_questions_go_through_decide_many_in_batches(tiny: Any) -> None:
                                        "to call: 600 more.")
     assert "Preflop: player 0 posts the small blind 50, player 1 posts the big blind 100; " \
            "player 0: raise 300, player 1: call" in facing
+
+
+def test_suite_specs(tiny: Any) -> None:
+    _, _, folder = tiny
+    assert [s.name for s in resolve_suite("shipped")] == [s.name for s in load_suite()]
+    assert [s.name for s in resolve_suite(folder)] == ["tiny_river"]
+    assert [s.name for s in resolve_suite(folder / "tiny_river.toml")] == ["tiny_river"]
+    assert [s.name for s in resolve_suite("river_raise")] == ["river_raise"]
+    with pytest.raises(ConfigError, match="no folder, .toml file or shipped spot"):
+        resolve_suite("nowhere")
+
+
+def test_a_player_that_raises_is_one_line(tiny: Any) -> None:
+    spot, eq, _ = tiny
+
+    def broken(decision: Decision, sample: int) -> str:
+        raise RuntimeError("model offline")
+
+    with pytest.raises(PlayerError, match="RuntimeError: model offline"):
+        judge_spot(spot, broken, equilibrium=eq)
