@@ -675,18 +675,24 @@ class SuiteReport:
         """The suite as a Markdown table: one row per spot, then the means."""
         rows = ["| spot | seat | hands asked | questions | illegal | fallbacks | EV loss "
                 "(% pot, vs best response) | 95% interval | EV loss (% pot, vs equilibrium) "
-                "| solve floor (% pot) |",
-                "|---|---|---|---|---|---|---|---|---|---|"]
+                "| 95% interval | solve floor (% pot) |",
+                "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+        def shown(report: SpotJudgeReport, interval: tuple[float, float]) -> str:
+            if report.hands_asked == report.hands_total:
+                return "exact (all hands)"
+            return f"{interval[0]:.3f} to {interval[1]:.3f}"
+
         for r in self.spots:
-            low, high = r.ev_loss_ci_pct
             rows.append(f"| {r.name} | {SEATS[r.seat]} | {r.hands_asked}/{r.hands_total} | "
                         f"{r.queries} | {r.illegal_answers} | {r.fallbacks} | "
-                        f"{r.ev_loss_estimate_pct:.3f} | {low:.3f} to {high:.3f} | "
-                        f"{r.ev_loss_fixed_estimate_pct:.3f} | {r.equilibrium_floor_pct:.3f} |")
+                        f"{r.ev_loss_estimate_pct:.3f} | {shown(r, r.ev_loss_ci_pct)} | "
+                        f"{r.ev_loss_fixed_estimate_pct:.3f} | "
+                        f"{shown(r, r.ev_loss_fixed_ci_pct)} | {r.equilibrium_floor_pct:.3f} |")
         rows.append(f"| mean | | | {sum(r.queries for r in self.spots)} | "
                     f"{sum(r.illegal_answers for r in self.spots)} | "
                     f"{sum(r.fallbacks for r in self.spots)} | {self.mean_ev_loss_pct:.3f} | | "
-                    f"{self.mean_ev_loss_fixed_pct:.3f} | |")
+                    f"{self.mean_ev_loss_fixed_pct:.3f} | | |")
         return "\n".join(rows)
 
     def charts(self, folder: str | os.PathLike[str]) -> list[Path]:

@@ -207,7 +207,8 @@ def test_judge_suite_averages_the_spots(tiny: Any) -> None:
     assert suite.to_dict()["queries"] == 2 * 32
     table = suite.markdown().splitlines()
     assert len(table) == 5
-    assert table[2].startswith("| tiny_river | ip | 16/16 | 32 | 0 | 0 | 22.814 |")
+    assert table[2].startswith("| tiny_river | ip | 16/16 | 32 | 0 | 0 | 22.814 | exact (all "
+                               "hands) | 16.540 | exact (all hands) |")
 
 
 def test_match_is_head_to_head_of_the_same_policy() -> None:
