@@ -45,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -141,6 +142,11 @@ def _game_params(name: str, table: Any) -> dict[str, Any]:
 def suite_spot(document: Mapping[str, Any], name: str) -> SuiteSpot:
     """A ``SuiteSpot`` from a parsed spot file with ``[spot]``, ``[game]`` and ``[judge]``."""
     judge = _checked_table(name, "judge", document.get("judge"), _JUDGE_KEYS)
+    title = judge.get("name", name)
+    if not isinstance(title, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", title):
+        # The name goes into the cache file's name: no separators, no leading dot.
+        raise ConfigError(f"spot {name}: [judge] name must be 1-64 letters, digits, '_', '.' "
+                          f"or '-' starting with a letter or digit, got {title!r}")
     seat = judge.get("seat")
     if seat not in SEATS:
         raise ConfigError(f"spot {name}: [judge] seat must be 'oop' or 'ip', got {seat!r}")
@@ -154,7 +160,7 @@ def suite_spot(document: Mapping[str, Any], name: str) -> SuiteSpot:
         raise ConfigError(f"spot {name}: the spot's fields go in a [spot] table")
     check_spot_types(table)
     spot = HoldemSpot.from_dict({**table, "suit_isomorphism": False})
-    out = SuiteSpot(str(judge.get("name", name)), spot,
+    out = SuiteSpot(title, spot,
                     _game_params(name, document.get("game", {})), SEATS.index(seat),
                     tuple(labels["chart"]), str(judge.get("about", "")), tuple(labels["line"]))
     game = out.game()

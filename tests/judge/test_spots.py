@@ -187,6 +187,9 @@ def test_bad_arguments_are_one_line(tiny: Any, tmp_path: Path) -> None:
     bad.write_text(TINY.replace('seat = "ip"', 'seat = "btn"'))
     with pytest.raises(ConfigError, match="seat must be 'oop' or 'ip'"):
         load_spot(bad)
+    bad.write_text(TINY.replace('name = "tiny_river"', 'name = "../escape"'))
+    with pytest.raises(ConfigError, match="name must be 1-64 letters"):
+        load_spot(bad)
     bad.write_text(TINY.replace('"check", "check"]', '"check", "bet 5"]'))
     with pytest.raises(ConfigError, match="'bet 5' is not legal"):
         load_spot(bad)
