@@ -292,3 +292,23 @@ def test_a_player_that_raises_is_one_line(tiny: Any) -> None:
 
     with pytest.raises(PlayerError, match="RuntimeError: model offline"):
         judge_spot(spot, broken, equilibrium=eq)
+
+
+class HalfCallPolicy:
+    """Facing a bet, fold or call half the time each; else check."""
+
+    def action_probabilities(self, state: State) -> dict[int, float]:
+        return {0: 0.5, 1: 0.5} if 0 in state.legal_actions() else {1: 1.0}
+
+
+def test_samples_are_averaged_into_the_strategy(tiny: Any) -> None:
+    spot, eq, _ = tiny
+
+    def alternating(decision: Decision, sample: int) -> str:
+        return always_call(decision, sample) if sample == 0 else always_fold(decision, sample)
+
+    report = judge_spot(spot, alternating, equilibrium=eq, samples=2)
+    reference = evaluate_at_spot(spot.game(), HalfCallPolicy(), spot.spot, spot.seat,
+                                 equilibrium=eq)
+    assert report.queries == 2 * report.decisions
+    assert report.ev_loss_chips == pytest.approx(reference.ev_loss_chips, abs=1e-9)
