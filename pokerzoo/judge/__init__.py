@@ -6,5 +6,3 @@ solved hold'em spots, and chips in duplicate matches against pokerzoo's agents.
 The judge stands above evaluation, agents and integrations: it measures with the first, plays
 against the second's reference agents and reaches OpenSpiel and RLCard through the third.
 """
-
-from pokerzoo.judge import holdem as _holdem  # noqa: F401  (registers the hold'em rendering)

@@ -174,6 +174,9 @@ Renderer = Callable[[State, tuple[LegalAction, ...]], str]
 RENDERERS: dict[str, Renderer] = {}
 """Text renderings by game family (``game.name``'s part before any ``(``); others use
 ``render_small_game``."""
+RENDERER_MODULES = {"limit_holdem": "pokerzoo.judge.holdem",
+                    "no_limit_holdem": "pokerzoo.judge.holdem"}
+"""Modules that register a family's rendering, imported the first time it is described."""
 
 
 def _cards(state: State, cards: Sequence[int]) -> str:
@@ -247,6 +250,10 @@ def describe(state: State) -> Decision:
     legal = legal_actions_of(state)
     game = state.game
     family = game.name.split("(")[0]
+    if family not in RENDERERS and family in RENDERER_MODULES:
+        import importlib
+
+        importlib.import_module(RENDERER_MODULES[family])  # registers itself in RENDERERS
     render = RENDERERS.get(family, render_small_game)
     tensor = state.information_state_tensor(player)
     return Decision(game=game.name, player=player, key=str(state.information_state_key(player)),

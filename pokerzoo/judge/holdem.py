@@ -240,7 +240,7 @@ class HoldemMatchReport:
     illegal_answers: int
     fallbacks: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {"hands": self.hands, "mbb_per_hand": self.mbb_per_hand,
                 "mbb_per_hand_ci": self.mbb_per_hand_ci, "chips_per_hand": self.chips_per_hand,
                 "queries": self.queries, "illegal_answers": self.illegal_answers,

@@ -458,12 +458,12 @@ class SpotJudgeReport:
     equilibrium: PublicSolver = field(repr=False, compare=False)
     spot: SuiteSpot = field(repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (no strategies)."""
         return {
             "spot": self.name, "seat": SEATS[self.seat], "hands_asked": self.hands_asked,
             "hands_total": self.hands_total, "decisions": self.decisions,
-            "queries": self.queries, "requests": self.requests, "cached": self.cached,
+            "queries": self.queries, "requests": self.requests, "cache_hits": self.cached,
             "illegal_answers": self.illegal_answers, "fallbacks": self.fallbacks,
             "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
             "equilibrium_value": self.equilibrium_value, "ev_loss_chips": self.ev_loss_chips,
@@ -677,7 +677,7 @@ class SuiteReport:
         """The mean over spots of the EV loss against the equilibrium opponent."""
         return float(np.mean([r.ev_loss_fixed_estimate_pct for r in self.spots]))
 
-    def markdown(self) -> str:
+    def table(self) -> str:
         """The suite as a Markdown table: one row per spot, then the means."""
         rows = ["| spot | seat | hands asked | questions | illegal | fallbacks | EV loss "
                 "(% pot, vs best response) | 95% interval | EV loss (% pot, vs equilibrium) "
@@ -695,34 +695,81 @@ class SuiteReport:
                         f"{r.ev_loss_estimate_pct:.3f} | {shown(r, r.ev_loss_ci_pct)} | "
                         f"{r.ev_loss_fixed_estimate_pct:.3f} | "
                         f"{shown(r, r.ev_loss_fixed_ci_pct)} | {r.equilibrium_floor_pct:.3f} |")
-        rows.append(f"| mean | | | {sum(r.queries for r in self.spots)} | "
-                    f"{sum(r.illegal_answers for r in self.spots)} | "
-                    f"{sum(r.fallbacks for r in self.spots)} | {self.mean_ev_loss_pct:.3f} | | "
-                    f"{self.mean_ev_loss_fixed_pct:.3f} | | |")
+        rows.append(f"| mean | | | {self.queries} | {self.illegal_answers} | {self.fallbacks} | "
+                    f"{self.mean_ev_loss_pct:.3f} | | {self.mean_ev_loss_fixed_pct:.3f} | | |")
         return "\n".join(rows)
+
+    @property
+    def queries(self) -> int:
+        return sum(r.queries for r in self.spots)
+
+    @property
+    def illegal_answers(self) -> int:
+        return sum(r.illegal_answers for r in self.spots)
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(r.fallbacks for r in self.spots)
+
+    def summary(self) -> str:
+        """A few readable lines: the mean losses, the costs, one line per spot."""
+        lines = [f"{len(self.spots)} hold'em spots: mean EV loss {self.mean_ev_loss_pct:.3f}% "
+                 f"of the pot against a best response, {self.mean_ev_loss_fixed_pct:.3f}% "
+                 "against the equilibrium",
+                 f"{self.queries} questions, {sum(r.requests for r in self.spots)} requests, "
+                 f"{sum(r.cached for r in self.spots)} cache hits, {self.illegal_answers} "
+                 f"illegal answers, {self.fallbacks} fallbacks"]
+        for r in self.spots:
+            low, high = r.ev_loss_ci_pct
+            interval = "" if r.hands_asked == r.hands_total else (
+                f" (95% {low:.3f} .. {high:.3f}, {r.hands_asked} of {r.hands_total} hands)")
+            lines.append(f"  {r.name} ({SEATS[r.seat]}): {r.ev_loss_estimate_pct:.3f}%"
+                         f"{interval}; vs equilibrium {r.ev_loss_fixed_estimate_pct:.3f}%")
+        return "\n".join(lines)
+
+    def markdown(self, chart_folder: str | os.PathLike[str] | None = None) -> str:
+        """The report in Markdown: the summary, the table, what the numbers mean, and with
+        ``chart_folder`` each spot's 13 x 13 charts drawn there and linked by the folder's
+        name (so the folder is to sit beside the report)."""
+        out = ["# Judge report: hold'em spots", "", "```", self.summary(), "```", "",
+               self.table(), "",
+               "EV loss is the equilibrium's value minus the player's, in % of the spot's "
+               "starting pot: against a best response (the opponent exploits the player's "
+               "strategy at the spot), and against the equilibrium (nobody adapts). The solve "
+               "floor is what a player of the equilibrium itself scores. Where hands were "
+               "sampled, the unasked hands play the equilibrium and the estimates stand for "
+               "the whole range."]
+        if chart_folder is not None:
+            folder = Path(chart_folder)
+            for r, path in zip(self.spots, self.charts(folder), strict=True):
+                line = ", ".join(r.spot.chart) or "the root"
+                out += ["", f"## {r.name}", "", f"{r.spot.about}; the {SEATS[r.seat]} player at "
+                        f"{line}, its strategy beside the equilibrium's:", "",
+                        f"![{r.name}]({folder.name}/{path.name})"]
+        return "\n".join(out) + "\n"
 
     def charts(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Every spot's chart (``SpotJudgeReport.chart``) as ``folder/SPOT.png``."""
         return [r.chart(Path(folder) / f"{r.name}.png") for r in self.spots]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
+        """The suite as JSON-ready data (``evaluate.py --policy ... --spots ... --json``)."""
         return {"mean_ev_loss_pct": self.mean_ev_loss_pct,
                 "mean_ev_loss_fixed_pct": self.mean_ev_loss_fixed_pct,
-                "queries": sum(r.queries for r in self.spots),
-                "illegal_answers": sum(r.illegal_answers for r in self.spots),
-                "fallbacks": sum(r.fallbacks for r in self.spots),
-                "spots": [r.to_dict() for r in self.spots]}
+                "queries": self.queries, "illegal_answers": self.illegal_answers,
+                "fallbacks": self.fallbacks, "spots": [r.to_json() for r in self.spots]}
 
 
 def resolve_suite(spec: Sequence[SuiteSpot] | str | os.PathLike[str] | None) -> list[SuiteSpot]:
-    """The spots a suite spec names: ``None`` or ``"shipped"`` the shipped suite, a folder its
+    """The spots a suite spec names: ``None``, ``"shipped"`` or ``"default"`` the shipped suite,
+    a folder its
     spot files, a ``.toml`` file that spot, a shipped spot's name that spot, or the spots
     themselves.
 
     Raises:
         ConfigError: for a spec that names none of these, listing what is allowed.
     """
-    if spec is None or spec == "shipped":
+    if spec is None or spec in ("shipped", "default"):
         return load_suite()
     if not isinstance(spec, (str, os.PathLike)):
         return list(spec)
@@ -739,10 +786,10 @@ def resolve_suite(spec: Sequence[SuiteSpot] | str | os.PathLike[str] | None) -> 
                       f"{', '.join(names)}")
 
 
-def judge_suite(player: Any, spots: Sequence[SuiteSpot] | str | os.PathLike[str] | None = None,
+def judge_suite(spots: Sequence[SuiteSpot] | str | os.PathLike[str] | None, player: Any,
                 **options: Any) -> SuiteReport:
-    """``judge_spot`` at every spot of a suite (``resolve_suite``: default the shipped one),
-    ``options`` passed on; the mean EV loss over the spots."""
+    """``judge_spot`` of ``player`` at every spot of a suite (``resolve_suite``: ``None`` or
+    ``"default"`` the shipped one), ``options`` passed on; the mean EV loss over the spots."""
     return SuiteReport([judge_spot(s, player, **options) for s in resolve_suite(spots)])
 
 

@@ -135,3 +135,20 @@ def test_rendered_labels_are_the_legal_labels() -> None:
                     checked += len(legal)
                 state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked > 300
+
+
+def test_describe_imports_the_rendering_on_first_use() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from pokerzoo import load_game\n"
+            "from pokerzoo.judge.decision import describe\n"
+            "assert 'pokerzoo.judge.holdem' not in sys.modules\n"
+            "state = load_game('limit_holdem').new_initial_state()\n"
+            "for card in (51, 47, 0, 5):\n"
+            "    state.apply_action(card)\n"
+            "print(describe(state).text.splitlines()[3])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "Your hole cards: As Ks"

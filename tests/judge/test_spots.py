@@ -143,7 +143,7 @@ def test_always_call_known_loss_and_counts(tiny: Any) -> None:
     assert report.decisions == 32
     assert report.queries == 64
     assert report.ev_loss_pct == pytest.approx(22.813688212927758, abs=1e-9)
-    assert report.to_dict()["queries"] == 64
+    assert report.to_json()["queries"] == 64
 
 
 def test_illegal_answers_go_to_the_fallback_and_are_counted(tiny: Any) -> None:
@@ -205,11 +205,16 @@ def test_chart_draws_player_beside_equilibrium(tiny: Any, tmp_path: Path) -> Non
 
 def test_judge_suite_averages_the_spots(tiny: Any) -> None:
     spot, eq, folder = tiny
-    suite = judge_suite(always_call, [spot, spot], cache_dir=folder / "cache")
+    suite = judge_suite([spot, spot], always_call, cache_dir=folder / "cache")
     assert suite.mean_ev_loss_pct == pytest.approx(22.813688212927758, abs=1e-9)
-    assert suite.to_dict()["queries"] == 2 * 32
-    table = suite.markdown().splitlines()
+    assert suite.to_json()["queries"] == 2 * 32
+    table = suite.table().splitlines()
     assert len(table) == 5
+    report = suite.markdown(folder / "report_charts").splitlines()
+    assert report[0] == "# Judge report: hold'em spots"
+    assert report[3].startswith("2 hold'em spots: mean EV loss 22.814% of the pot")
+    assert report[-1] == "![tiny_river](report_charts/tiny_river.png)"
+    assert (folder / "report_charts" / "tiny_river.png").is_file()
     assert table[2].startswith("| tiny_river | ip | 16/16 | 32 | 0 | 0 | 22.814 | exact (all "
                                "hands) | 16.540 | exact (all hands) |")
 
@@ -276,7 +281,7 @@ def test_questions_go_through_decide_many_in_batches(tiny: Any) -> None:
 
 def test_suite_specs(tiny: Any) -> None:
     _, _, folder = tiny
-    assert [s.name for s in resolve_suite("shipped")] == [s.name for s in load_suite()]
+    assert [s.name for s in resolve_suite("default")] == [s.name for s in load_suite()]
     assert [s.name for s in resolve_suite(folder)] == ["tiny_river"]
     assert [s.name for s in resolve_suite(folder / "tiny_river.toml")] == ["tiny_river"]
     assert [s.name for s in resolve_suite("river_raise")] == ["river_raise"]
