@@ -231,6 +231,7 @@ class AskedPolicy:
 class HoldemMatchReport:
     """A duplicate match of the player against one opponent (per hand, from the player's side)."""
 
+    opponent: str
     hands: int
     mbb_per_hand: float
     mbb_per_hand_ci: float
@@ -241,7 +242,8 @@ class HoldemMatchReport:
     fallbacks: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"hands": self.hands, "mbb_per_hand": self.mbb_per_hand,
+        return {"opponent": self.opponent, "hands": self.hands,
+                "mbb_per_hand": self.mbb_per_hand,
                 "mbb_per_hand_ci": self.mbb_per_hand_ci, "chips_per_hand": self.chips_per_hand,
                 "queries": self.queries, "illegal_answers": self.illegal_answers,
                 "fallbacks": self.fallbacks}
@@ -261,15 +263,16 @@ def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
         raise ConfigError(f"hands must be an even integer >= 2 (each deal is played twice, "
                           f"seats swapped), got {hands!r}")
     game = load_game("no_limit_holdem") if game is None else game
-    if game.num_players != 2 or game.name.split("(")[0] not in ("limit_holdem",
-                                                                  "no_limit_holdem"):
+    if game.num_players != 2 or game.name.split("(")[0] not in HOLDEM_FAMILIES:
         raise ConfigError(f"holdem_match plays heads-up hold'em, not {game.name} with "
                           f"{game.num_players} players")
+    opponent = opponent_policy if isinstance(opponent_policy, str) else str(
+        getattr(opponent_policy, "name", type(opponent_policy).__name__))
     if isinstance(opponent_policy, str):
         opponent_policy = make_opponent(opponent_policy, game)
     asked = AskedPolicy(player, fallback)
     result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
-    return HoldemMatchReport(int(result.num_hands), float(result.mbb_per_game[0]),
+    return HoldemMatchReport(opponent, int(result.num_hands), float(result.mbb_per_game[0]),
                              float(result.mbb_per_game_ci[0]), float(result.mean_chips[0]),
                              asked.counts.queries, asked.counts.illegal,
                              asked.counts.fallbacks)

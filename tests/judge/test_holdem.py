@@ -4,11 +4,23 @@ counted, all-in) and the hand-history rendering (unique per information state)."
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pokerzoo import load_game
+from pokerzoo.errors import ConfigError
+from pokerzoo.evaluation.head_to_head import head_to_head
+from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.games.base import State
-from pokerzoo.judge.decision import RENDERERS, describe, legal_actions_of
-from pokerzoo.judge.holdem import holdem_label, position_names, render_holdem
+from pokerzoo.judge.decision import RENDERERS, Decision, describe, legal_actions_of
+from pokerzoo.judge.holdem import holdem_label, holdem_match, position_names, render_holdem
+from pokerzoo.policy import UniformRandomPolicy
+
+KNOWN_MATCH_MBB = -9050.0
+"""Always-call against the uniform player, 20 duplicate deals of seed 5 (mbb per hand)."""
+
+
+def always_call(decision: Decision, sample: int) -> str:
+    return "call" if decision.action_of("call") else "check"
 
 
 def _dealt(game_name: str, **params: object) -> State:
@@ -152,3 +164,20 @@ def test_describe_imports_the_rendering_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "Your hole cards: As Ks"
+
+
+def test_match_is_head_to_head_of_the_same_policy() -> None:
+    game = load_game("no_limit_holdem")
+    report = holdem_match(always_call, UniformRandomPolicy(), 40, seed=5)
+    reference = head_to_head(game, [AlwaysCallPolicy(), UniformRandomPolicy()], 20, seed=5)
+    assert report.hands == 40
+    assert report.opponent == "UniformRandomPolicy"
+    assert report.mbb_per_hand == float(reference.mbb_per_game[0])
+    assert report.mbb_per_hand_ci == float(reference.mbb_per_game_ci[0])
+    assert report.illegal_answers == report.fallbacks == 0
+    assert report.queries > 40
+    assert holdem_match(always_call, UniformRandomPolicy(), 40, seed=5) == report
+    assert holdem_match(always_call, "random", 40, seed=5).mbb_per_hand == report.mbb_per_hand
+    assert report.mbb_per_hand == pytest.approx(KNOWN_MATCH_MBB, abs=1e-9)
+    with pytest.raises(ConfigError, match="even integer"):
+        holdem_match(always_call, UniformRandomPolicy(), 5, seed=0)

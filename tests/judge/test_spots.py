@@ -9,14 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pokerzoo import load_game
 from pokerzoo.errors import ConfigError, PlayerError
-from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.evaluation.spot_eval import evaluate_at_spot
 from pokerzoo.games.base import State
 from pokerzoo.judge.decision import Decision
-from pokerzoo.judge.holdem import holdem_match
 from pokerzoo.judge.spots import (
     EquilibriumPlayer,
     cache_folder,
@@ -27,7 +24,6 @@ from pokerzoo.judge.spots import (
     resolve_suite,
     solved_spot,
 )
-from pokerzoo.policy import UniformRandomPolicy
 
 TINY = """
 [judge]
@@ -49,10 +45,6 @@ ip_range = "KJs,QQ,T8s,A9s"
 oop = ["50%", "100%"]
 ip = ["50%", ""]
 """
-
-
-KNOWN_MATCH_MBB = -9050.0
-"""Always-call against the uniform player, 20 duplicate deals of seed 5 (mbb per hand)."""
 
 
 def always_call(decision: Decision, sample: int) -> str:
@@ -217,22 +209,6 @@ def test_judge_suite_averages_the_spots(tiny: Any) -> None:
     assert (folder / "report_charts" / "tiny_river.png").is_file()
     assert table[2].startswith("| tiny_river | ip | 16/16 | 32 | 0 | 0 | 22.814 | exact (all "
                                "hands) | 16.540 | exact (all hands) |")
-
-
-def test_match_is_head_to_head_of_the_same_policy() -> None:
-    game = load_game("no_limit_holdem")
-    report = holdem_match(always_call, UniformRandomPolicy(), 40, seed=5)
-    reference = head_to_head(game, [AlwaysCallPolicy(), UniformRandomPolicy()], 20, seed=5)
-    assert report.hands == 40
-    assert report.mbb_per_hand == float(reference.mbb_per_game[0])
-    assert report.mbb_per_hand_ci == float(reference.mbb_per_game_ci[0])
-    assert report.illegal_answers == report.fallbacks == 0
-    assert report.queries > 40
-    assert holdem_match(always_call, UniformRandomPolicy(), 40, seed=5) == report
-    assert holdem_match(always_call, "random", 40, seed=5).mbb_per_hand == report.mbb_per_hand
-    assert report.mbb_per_hand == pytest.approx(KNOWN_MATCH_MBB, abs=1e-9)
-    with pytest.raises(ConfigError, match="even integer"):
-        holdem_match(always_call, UniformRandomPolicy(), 5, seed=0)
 
 
 def test_shipped_suite_solves_to_a_tenth_of_a_percent(tmp_path: Path) -> None:
