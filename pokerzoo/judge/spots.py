@@ -79,7 +79,7 @@ DEFAULT_MAX_QUERIES = 200_000
 """Most questions (decision x hand x sample) one spot asks before it refuses."""
 SEATS = ("oop", "ip")
 _GAME_KEYS = ("small_blind", "big_blind", "stacks", "bet_fractions")
-_JUDGE_KEYS = ("name", "seat", "chart", "line", "about")
+_JUDGE_KEYS = ("name", "seat", "chart", "line", "about", "rules")
 _CACHE_FORMAT = 1
 """Bumped when what a cached solution holds changes, so old files are solved again."""
 
@@ -102,6 +102,10 @@ class SuiteSpot:
     line: tuple[str, ...] = ()
     """The game's actions (labels as ``Decision`` names them) that lead to the spot, so the hand
     history reads as the spot's story; empty: the game's shortest line to its pot and stacks."""
+    rules: str = ""
+    """The spot's betting rules in a sentence (which sizes exist on later streets, who may
+    raise), appended to every question's text: the player plays the spot's game, not the
+    whole game's, and has to be told."""
 
     def game(self) -> Game:
         """The ``no_limit_holdem`` game the spot's decisions are asked in."""
@@ -162,7 +166,8 @@ def suite_spot(document: Mapping[str, Any], name: str) -> SuiteSpot:
     spot = HoldemSpot.from_dict({**table, "suit_isomorphism": False})
     out = SuiteSpot(title, spot,
                     _game_params(name, document.get("game", {})), SEATS.index(seat),
-                    tuple(labels["chart"]), str(judge.get("about", "")), tuple(labels["line"]))
+                    tuple(labels["chart"]), str(judge.get("about", "")), tuple(labels["line"]),
+                    str(judge.get("rules", "")))
     game = out.game()
     spot_seats(game)
     spot_line(out, game)  # the game reaches the spot, refused here rather than mid-judging
@@ -342,9 +347,11 @@ class _Asker:
         legal = tuple(a for a in legal_actions_of(state) if a.action in mapping)
         player = state.current_player()
         tensor = state.information_state_tensor(player)
+        text = render_holdem(state, legal)
+        if self.spot.rules:
+            text += f"\nRules of this spot: {self.spot.rules}"
         return Decision(self.game.name, player, str(state.information_state_key(player)), legal,
-                        render_holdem(state, legal), tuple(float(x) for x in tensor),
-                        state), mapping
+                        text, tuple(float(x) for x in tensor), state), mapping
 
 
 def _decision_levels(tree: PublicTree, seat: int) -> list[list[int]]:

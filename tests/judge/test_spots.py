@@ -31,6 +31,7 @@ name = "tiny_river"
 seat = "ip"
 chart = ["bet 600"]
 line = ["raise 300", "call", "check", "bet 300", "call", "check", "check"]
+rules = "on the river the big blind may bet half the pot and raise the pot over a bet."
 
 [game]
 
@@ -249,8 +250,10 @@ def test_questions_go_through_decide_many_in_batches(tiny: Any) -> None:
     assert report.ev_loss_pct == pytest.approx(22.813688212927758, abs=1e-9)
     assert len(set(player.texts)) == 32
     facing = next(t for t in player.texts if "River (7s): player 1: bet 600" in t)
-    assert facing.splitlines()[-1] == ("Pot: 1800 chips. You have put in 0 on this street; "
-                                       "to call: 600 more.")
+    assert facing.splitlines()[-2:] == [
+        "Pot: 1800 chips. You have put in 0 on this street; to call: 600 more.",
+        "Rules of this spot: on the river the big blind may bet half the pot and raise the "
+        "pot over a bet."]
     assert "Preflop: player 0 posts the small blind 50, player 1 posts the big blind 100; " \
            "player 0: raise 300, player 1: call" in facing
 
