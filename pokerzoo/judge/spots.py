@@ -4,9 +4,11 @@ the player's EV loss at each spot against the spot's equilibrium.
 A *suite spot* is a spot file (the ``HoldemSpot`` fields in a ``[spot]`` table, as ``solve.py``
 reads them) with two tables more: ``[game]``, the ``no_limit_holdem`` parameters of the game the
 spot is played in (its blinds, stacks and pot-fraction sizes, which must offer every size of the
-spot), and ``[judge]``, the seat judged (``"oop"`` or ``"ip"``), the line of the decision its
-charts show and a sentence on what the spot tests. The suite ships in
-``pokerzoo/judge/spot_suite/``.
+spot), and ``[judge]``: the seat judged (``seat``, ``"oop"`` or ``"ip"``), the game's betting
+``line`` from the deal to the spot (so the hand history tells the spot's story), the ``chart``
+line of the decision its charts show, ``about`` (what the spot tests) and ``rules`` (the
+spot's betting rules in a sentence, told to the player with every question). The suite ships
+in ``pokerzoo/judge/spot_suite/``.
 
 Each spot is solved once by the public-tree solver (without suit isomorphism: a player's
 answers need not be suit-symmetric) to ``SOLVE_TARGET_PCT`` % of the pot and written to a cache
