@@ -110,9 +110,10 @@ def _round_starts(state: State) -> list[list[float]]:
 def _base_of(state: State, first: bool) -> list[float]:
     contributions = [float(c) for c in state.public_state()["contributions"]]
     if first and len(set(contributions)) > 1:
-        # Unequal forced bets before any action are blinds: a street total counts them.
-        low = min(contributions)
-        return [low] * len(contributions)
+        # Unequal forced bets before any action are blinds: a street total counts them, so
+        # only the ante (the same for every seat, and 0 where the game has none) is left out.
+        ante = float(state.game.params().get("ante", 0) or 0)
+        return [ante] * len(contributions)
     return contributions
 
 
@@ -132,7 +133,6 @@ def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
     highest = max(contributions)
     facing = highest > contributions[player]
     opened = highest > max(starts[-1]) if starts else False
-    chip = float(getattr(state.game, "chip_unit", 1.0) or 1.0)
     labels = []
     for action in state.legal_actions():
         child = state.child(action)
@@ -144,7 +144,7 @@ def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
         amount = None
         if kind in ("bet", "raise"):
             put = float(child.public_state()["contributions"][player]) - base
-            amount = int(round(put / chip)) if chip != 1.0 else int(round(put))
+            amount = int(round(put))  # chips, never big blinds: the label is the table's
         label = kind if amount is None else f"{kind} {amount}"
         labels.append(LegalAction(int(action), kind, amount, label))
     return tuple(labels)
@@ -174,6 +174,9 @@ Renderer = Callable[[State, tuple[LegalAction, ...]], str]
 RENDERERS: dict[str, Renderer] = {}
 """Text renderings by game family (``game.name``'s part before any ``(``); others use
 ``render_small_game``."""
+RENDERER_MODULES = {"limit_holdem": "pokerzoo.judge.holdem",
+                    "no_limit_holdem": "pokerzoo.judge.holdem"}
+"""Modules that register a family's rendering, imported the first time it is described."""
 
 
 def _cards(state: State, cards: Sequence[int]) -> str:
@@ -247,6 +250,10 @@ def describe(state: State) -> Decision:
     legal = legal_actions_of(state)
     game = state.game
     family = game.name.split("(")[0]
+    if family not in RENDERERS and family in RENDERER_MODULES:
+        import importlib
+
+        importlib.import_module(RENDERER_MODULES[family])  # registers itself in RENDERERS
     render = RENDERERS.get(family, render_small_game)
     tensor = state.information_state_tensor(player)
     return Decision(game=game.name, player=player, key=str(state.information_state_key(player)),
