@@ -12,6 +12,9 @@ Examples:
     python evaluate.py runs/nfsp_holdem runs/nfsp_plt_holdem --hands 100000 --workers 2
     python evaluate.py runs/nfsp_leduc_v4 --opponents random,first-legal,last-legal --plot c.png
     python evaluate.py runs/deep_cfr_holdem --spot configs/spots/nlh_limped_river.toml --json
+    python evaluate.py --policy mybot:act --game kuhn_poker
+    python evaluate.py --policy openai:gpt-4o-mini --game leduc_holdem --samples 5 --json
+    python evaluate.py --policy 'cmd:./my_bot --fast' --game leduc_holdem --report judge.md
 
 Runs trained with train.py --env MODULE:FACTORY are played in their env against the built-in
 AEC opponents (random, first-legal, last-legal) and, on a two-player env, against each other.
@@ -46,6 +49,7 @@ from pokerzoo.runs.cli import (
     run_cli,
 )
 from pokerzoo.runs.folder import SavedRun
+from pokerzoo.runs.judge import add_judge_flags, judge_from_args
 from pokerzoo.runs.reports import (
     on_sampled_environments,
     parse_forced,
@@ -68,7 +72,8 @@ from pokerzoo.runs.tournament import (
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter,
                                 allow_abbrev=False)
-    p.add_argument("runs", nargs="+", help="run folders written by train.py")
+    p.add_argument("runs", nargs="*", help="run folders written by train.py (none with "
+                                           "--policy)")
     p.add_argument("--plot", metavar="PNG", help="draw the exploitability curves to this PNG")
     p.add_argument("--json", action="store_true", help="print machine-readable results")
     p.add_argument("--hands", type=count_arg("--hands", 1), default=4_000,
@@ -132,6 +137,7 @@ def parser() -> argparse.ArgumentParser:
                         "its player below it on the same street")
     p.add_argument("--spot-hands", default="",
                    help="--spot-decision: combos whose frequencies to show, e.g. AdQh")
+    add_judge_flags(p)
     add_worker_flags(p)
     add_debug_flag(p)
     return p
@@ -158,6 +164,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
                           "(--spot configs/spots/NAME.toml --spot-decision LINE)")
     check_picture_paths(args)
+    if args.policy is not None:
+        return judge_from_args(args)
+    if not args.runs:
+        raise ConfigError("give the run folders to evaluate (written by train.py), or an "
+                          "outside player to judge with --policy SPEC")
     args.executor = executor_from_flags(args.workers, args.ray_address)
     if any(is_foreign_folder(folder) for folder in args.runs):
         return evaluate_foreign(args)

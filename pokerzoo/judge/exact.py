@@ -283,6 +283,9 @@ def judge_game(game: Game, player: Any, *, samples: int = 1, fallback: str = "ch
     unknown = sorted(set(references) - set(REFERENCES))
     if unknown:
         raise ConfigError(f"unknown reference(s) {unknown}; choose from {list(REFERENCES)}")
+    check_game = getattr(player, "check_game", None)
+    if callable(check_game):
+        check_game(game)  # a player of another game's rules is refused before any question
     tree = build(game)
     decisions = [describe(tree.infoset_state(i)) for i in range(tree.num_infosets)]
     answers = _ask_all(player, decisions, samples, fallback, progress, chunk)
