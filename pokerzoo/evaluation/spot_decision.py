@@ -33,10 +33,10 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.spot_eval import (
-    _action_map,
     _game_chips,
-    _reach_root,
     find_line,
+    reach_spot_root,
+    spot_action_map,
 )
 from pokerzoo.games.base import Game, State
 from pokerzoo.public.engine.solver import PublicSolver
@@ -150,9 +150,9 @@ def agent_decision_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy:
             taken = set(mine) | set(spot.board_cards)
             free = [c for c in range(52) if c not in taken][:2]
             holes = {seats[player]: mine, seats[1 - player]: (free[0], free[1])}
-            state = _reach_root(game, spot, line, holes, spot.board_cards)
+            state = reach_spot_root(game, spot, line, holes, spot.board_cards)
             for parent, child in zip(path, path[1:]):
-                mapping = _action_map(tree, parent, state)
+                mapping = spot_action_map(tree, parent, state)
                 state.apply_action(mapping[child - int(tree.first_child[parent])])
             spot_chips: list[int | None] = [
                 None if tree.label(c) == "fold"

@@ -51,7 +51,8 @@ def _stacks(state: State) -> list[int]:
     return [int(c) for c in state.public_state()["stacks"]]
 
 
-def _deal_holes(game: Game, holes: Mapping[int, tuple[int, int]]) -> State:
+def deal_holes(game: Game, holes: Mapping[int, tuple[int, int]]) -> State:
+    """A new hand of heads-up ``game`` with these hole cards dealt (seat -> two cards)."""
     state = game.new_initial_state()
     for seat in range(2):
         for card in holes[seat]:
@@ -59,7 +60,8 @@ def _deal_holes(game: Game, holes: Mapping[int, tuple[int, int]]) -> State:
     return state
 
 
-def _dummy_holes(board: tuple[int, ...], avoid: set[int]) -> tuple[int, int]:
+def dummy_holes(board: tuple[int, ...], avoid: set[int]) -> tuple[int, int]:
+    """Two cards off ``board`` and ``avoid`` (a placeholder hand to replay the betting with)."""
     free = [c for c in range(52) if c not in avoid and c not in board]
     return free[0], free[1]
 
@@ -71,9 +73,9 @@ def find_line(game: Game, spot: HoldemSpot) -> list[int]:
     spot_seats(game)
     board = spot.board_cards
     half = spot.starting_pot / 2.0
-    h0 = _dummy_holes(board, set())
-    h1 = _dummy_holes(board, set(h0))
-    queue: deque[tuple[State, list[int]]] = deque([(_deal_holes(game, {0: h0, 1: h1}), [])])
+    h0 = dummy_holes(board, set())
+    h1 = dummy_holes(board, set(h0))
+    queue: deque[tuple[State, list[int]]] = deque([(deal_holes(game, {0: h0, 1: h1}), [])])
     expanded = 0
     while queue and expanded < MAX_LINE_STATES:
         state, line = queue.popleft()
@@ -106,10 +108,10 @@ def find_line(game: Game, spot: HoldemSpot) -> list[int]:
     )
 
 
-def _reach_root(game: Game, spot: HoldemSpot, line: list[int],
-                holes: Mapping[int, tuple[int, int]], board: tuple[int, ...]) -> State:
+def reach_spot_root(game: Game, spot: HoldemSpot, line: list[int],
+                    holes: Mapping[int, tuple[int, int]], board: tuple[int, ...]) -> State:
     """The state at the spot's root for these hole cards (seat -> cards)."""
-    state = _deal_holes(game, holes)
+    state = deal_holes(game, holes)
     actions = iter(line)
     dealt = 0
     while dealt < len(spot.board_cards) or state.is_chance_node():
@@ -128,7 +130,7 @@ def _game_chips(state: State, action: int) -> int:
     return sum(_contributions(nxt)) - before
 
 
-def _action_map(tree: PublicTree, node: int, state: State) -> list[int]:
+def spot_action_map(tree: PublicTree, node: int, state: State) -> list[int]:
     """The game action of each of ``node``'s children, matched by chips put in."""
     p = int(tree.player[node])
     legal = state.legal_actions()
@@ -168,12 +170,12 @@ class _Walk:
         """Hole cards per seat: the agent's hand, and two cards no one holds for the other."""
         seats = spot_seats(self.game)
         mine = (int(hand[0]), int(hand[1]))
-        other = _dummy_holes(board, set(mine))
+        other = dummy_holes(board, set(mine))
         return {seats[self.player]: mine, seats[1 - self.player]: other}
 
     def rebuild(self, hand: np.ndarray, path: list[tuple[str, int]]) -> State:
         board = tuple(self.spot.board_cards) + tuple(v for k, v in path if k == "card")
-        state = _reach_root(self.game, self.spot, self.line, self.seat_holes(hand, board),
+        state = reach_spot_root(self.game, self.spot, self.line, self.seat_holes(hand, board),
                             self.spot.board_cards)
         for _, value in path:
             state.apply_action(value)
@@ -202,7 +204,7 @@ class _Walk:
         sample = next((s for s in states if s is not None), None)
         if sample is None:
             return
-        mapping = _action_map(tree, node, sample)
+        mapping = spot_action_map(tree, node, sample)
         if int(tree.player[node]) == self.player:
             self.locks[node] = self.strategy(mapping, states)
         for i, child in enumerate(tree.children(node)):
@@ -259,7 +261,7 @@ def agent_locks(game: Game, spot: HoldemSpot, tree: PublicTree, policy: Any, pla
     walk = _Walk(game, spot, tree, policy, player, line)
     states: list[State | None] = []
     for hand in tree.hands[player]:
-        states.append(_reach_root(game, spot, line, walk.seat_holes(hand, spot.board_cards),
+        states.append(reach_spot_root(game, spot, line, walk.seat_holes(hand, spot.board_cards),
                                   spot.board_cards))
     walk.walk(0, states, [])
     return walk.locks, walk.off_tree_mass
@@ -304,8 +306,8 @@ def own_ranges(game: Game, policy: Any, spot: HoldemSpot, min_weight: float = 1e
             a, b = (int(c) for c in COMBO_CARDS[combo])
             if a in board or b in board:
                 continue
-            other = _dummy_holes(board, {a, b})
-            state = _deal_holes(game, {seat: (a, b), 1 - seat: other})
+            other = dummy_holes(board, {a, b})
+            state = deal_holes(game, {seat: (a, b), 1 - seat: other})
             reach = 1.0
             for action in line:
                 while state.is_chance_node():

@@ -58,11 +58,11 @@ import numpy as np
 
 from pokerzoo.errors import CheckpointError, ConfigError
 from pokerzoo.evaluation.spot_eval import (
-    _action_map,
-    _deal_holes,
-    _dummy_holes,
-    _reach_root,
+    deal_holes,
+    dummy_holes,
     find_line,
+    reach_spot_root,
+    spot_action_map,
 )
 from pokerzoo.games.base import Game, State
 from pokerzoo.judge.decision import Decision, legal_actions_of
@@ -182,8 +182,8 @@ def spot_line(spot: SuiteSpot, game: Game) -> list[int]:
     if not spot.line:
         return find_line(game, spot.spot)
     board = spot.spot.board_cards
-    first = _dummy_holes(board, set())
-    state = _deal_holes(game, {0: first, 1: _dummy_holes(board, set(first))})
+    first = dummy_holes(board, set())
+    state = deal_holes(game, {0: first, 1: dummy_holes(board, set(first))})
     actions: list[int] = []
     for label in spot.line:
         while state.is_chance_node():
@@ -331,21 +331,21 @@ class _Asker:
         key = (*holes[0], *holes[1])
         root = self.roots.get(key)
         if root is None:
-            root = self.roots[key] = _reach_root(self.game, self.spot.spot, self.line, holes,
+            root = self.roots[key] = reach_spot_root(self.game, self.spot.spot, self.line, holes,
                                                  self.spot.spot.board_cards)
         state = root.clone()
         for parent, child in zip(path, path[1:]):
             if tree.kind[parent] == CHANCE:
                 state.apply_action(int(tree.chance_card[child]))
                 continue
-            mapping = _action_map(tree, parent, state)
+            mapping = spot_action_map(tree, parent, state)
             state.apply_action(mapping[child - int(tree.first_child[parent])])
         return state
 
     def decision(self, node: int, hand: np.ndarray) -> tuple[Decision, list[int]]:
         """The decision and, per child of ``node``, the game action it is."""
         state = self.state(node, hand)
-        mapping = _action_map(self.tree, node, state)
+        mapping = spot_action_map(self.tree, node, state)
         legal = tuple(a for a in legal_actions_of(state) if a.action in mapping)
         player = state.current_player()
         tensor = state.information_state_tensor(player)
@@ -412,14 +412,14 @@ class EquilibriumPlayer:
             if tree.kind[node] == CHANCE:
                 node = next(c for c in tree.children(node) if tree.chance_card[c] == action)
             else:
-                mapping = _action_map(tree, node, replay)
+                mapping = spot_action_map(tree, node, replay)
                 node = int(tree.first_child[node]) + mapping.index(action)
             replay.apply_action(action)
         seat = int(tree.player[node])
         cards = {int(c) for c in state.private_cards()[state.current_player()]}
         hands = tree.hands[seat]
         hand = next(i for i, h in enumerate(hands) if {int(h[0]), int(h[1])} == cards)
-        return node, hand, _action_map(tree, node, replay)
+        return node, hand, spot_action_map(tree, node, replay)
 
     def decide(self, decision: Decision, sample: int) -> dict[int, float]:
         if decision.state is None:
