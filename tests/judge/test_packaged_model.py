@@ -105,6 +105,7 @@ def test_probe_counts_final_lines_legal_answers_and_legal_kinds(base_url: str) -
     assert result["final_answer_share"] == 16 / 24
     assert result["legal_share"] == 8 / 24
     assert result["legal_kind_share"] == 12 / 24
+    assert result["prompt_tokens_mean"] == 100
     assert result["completion_tokens_mean"] == sum(
         len(rule(probe.prompt_of(d)).split()) for d in decisions) / 12
     # Player 0 holding the king (card 2), nothing bet yet.
