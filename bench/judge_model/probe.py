@@ -24,13 +24,14 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pokerzoo.atomic import write_atomically
 from pokerzoo.games import load_game
 from pokerzoo.games.base import Game, State
 from pokerzoo.judge.decision import Decision, describe
 
+T = TypeVar("T")
 INSTRUCTION = "End your reply with a line 'Final Answer: <one legal action>'."
 
 
@@ -52,6 +53,17 @@ def information_states(game: Game) -> list[Decision]:
             seen.setdefault(decision.key, decision)
         stack.extend(state.child(action) for action in state.legal_actions())
     return [seen[key] for key in sorted(seen)]
+
+
+def evenly_spaced(items: Sequence[T], count: int | None) -> list[T]:
+    """``count`` of ``items`` at evenly spaced positions (all of them for ``None``).
+
+    >>> evenly_spaced(list("abcdefgh"), 3)
+    ['a', 'c', 'f']
+    """
+    if count is None or count >= len(items):
+        return list(items)
+    return [items[i * len(items) // count] for i in range(count)]
 
 
 def prompt_of(decision: Decision) -> str:
@@ -178,12 +190,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=1)
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--states", type=int, default=None,
+                        help="ask only this many information states, evenly spaced in key "
+                             "order (default: all)")
     parser.add_argument("--json", default=None, help="write the measurements here (JSON)")
     args = parser.parse_args(argv)
-    if args.samples < 1 or min(args.max_tokens) < 1:
-        print("probe.py: --samples and --max-tokens must be at least 1", file=sys.stderr)
+    if args.samples < 1 or min(args.max_tokens) < 1 or (args.states or 1) < 1:
+        print("probe.py: --samples, --states and --max-tokens must be at least 1",
+              file=sys.stderr)
         return 2
-    decisions = information_states(load_game(args.game))
+    decisions = evenly_spaced(information_states(load_game(args.game)), args.states)
     try:
         results = [probe(args.base_url, args.model, decisions, n, args.samples,
                          args.temperature, args.seed) for n in args.max_tokens]
