@@ -174,7 +174,10 @@ def main(argv: list[str] | None = None) -> None:
         "The whole call carries a fixed cost of about a second (rendering the 936 decisions, "
         "5,000 CFR+ iterations for the reference, the bootstrap), so the asking-only column "
         "(`ask_many` over decisions rendered beforehand) is the rate of the questions "
-        "themselves.", "",
+        "themselves. The loopback server runs in the benchmark's own process, so on 2 "
+        "cores requests in flight compete with it for the interpreter: concurrency pays "
+        "where the endpoint's latency, not this machine, sets the pace (a model "
+        "answering in a second).", "",
     ]
     lines += model_table([path for path in args.model_results if path.exists()])
     args.out.parent.mkdir(parents=True, exist_ok=True)
