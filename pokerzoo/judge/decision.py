@@ -92,22 +92,23 @@ class Decision:
         }
 
 
-def _round_starts(state: State) -> list[list[float]]:
-    """Each seat's contribution when each betting round began (antes counted as already in
-    for round one, so its totals count the betting only; blinds are counted in the totals)."""
-    game = state.game
-    replay = game.new_initial_state()
-    starts: list[list[float]] = []
-    for action in state.history():
-        if not replay.is_chance_node() and len(starts) <= replay.public_state()["round"]:
-            starts.append(_base_of(replay, first=not starts))
-        replay.apply_action(action)
-    if not replay.is_chance_node() and len(starts) <= replay.public_state()["round"]:
-        starts.append(_base_of(replay, first=not starts))
-    return starts
+def _street_start(state: State) -> list[float]:
+    """Each seat's contribution when the current betting round began (see ``_street_base``)."""
+    replay = state.game.new_initial_state()
+    start: list[float] | None = None
+    seen = -1
+    for action in [*state.history(), None]:
+        if not replay.is_chance_node() and replay.public_state()["round"] > seen:
+            seen = replay.public_state()["round"]
+            start = _street_base(replay, first=start is None)
+        if action is not None:
+            replay.apply_action(action)
+    return start if start is not None else [0.0] * state.game.num_players
 
 
-def _base_of(state: State, first: bool) -> list[float]:
+def _street_base(state: State, first: bool) -> list[float]:
+    """The contributions a street's totals are counted from, at its first decision: antes are
+    left out of round one's totals, blinds are counted in them."""
     contributions = [float(c) for c in state.public_state()["contributions"]]
     if first and len(set(contributions)) > 1:
         # Unequal forced bets before any action are blinds: a street total counts them, so
@@ -117,42 +118,33 @@ def _base_of(state: State, first: bool) -> list[float]:
     return contributions
 
 
-def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
-    """The acting player's legal actions by kind and street-total amount.
+def action_label(state: State, action: int, street_start: Sequence[float]) -> LegalAction:
+    """The kind, street-total amount and label of one legal ``action`` at ``state``, given
+    each seat's contribution when the street began.
 
-    Each action's kind comes from what it does: a fold leaves the player's chips as they are
-    while someone has put in more; a check leaves them equal to the most anyone has put in; a
-    call matches it; a bet puts in more when nobody had bet on the street, a raise when someone
-    had.
+    The kind comes from what the action does: a fold leaves the player's chips as they are
+    while someone has put in more (or sets its folded flag); a check leaves them equal to the
+    most anyone has put in; a call matches it; a bet puts in more when nobody had bet on the
+    street, a raise when someone had.
     """
     player = state.current_player()
-    public = state.public_state()
-    contributions = [float(c) for c in public["contributions"]]
-    starts = _round_starts(state)
-    base = starts[-1][player] if starts else 0.0
+    contributions = [float(c) for c in state.public_state()["contributions"]]
     highest = max(contributions)
     facing = highest > contributions[player]
-    opened = highest > max(starts[-1]) if starts else False
-    labels = []
-    for action in state.legal_actions():
-        child = state.child(action)
-        if child.is_terminal() and not _folded_in(child, player) and facing and \
-                float(child.public_state()["contributions"][player]) == contributions[player]:
-            kind = "fold"
-        else:
-            kind = _kind_after(child, player, contributions, highest, facing, opened)
-        amount = None
-        if kind in ("bet", "raise"):
-            put = float(child.public_state()["contributions"][player]) - base
-            amount = int(round(put))  # chips, never big blinds: the label is the table's
-        label = kind if amount is None else f"{kind} {amount}"
-        labels.append(LegalAction(int(action), kind, amount, label))
-    return tuple(labels)
+    opened = highest > max(street_start)
+    child = state.child(action)
+    kind = _kind_after(child, player, contributions, highest, facing, opened)
+    amount = None
+    if kind in ("bet", "raise"):
+        put = float(child.public_state()["contributions"][player]) - street_start[player]
+        amount = int(round(put))  # chips, never big blinds: the label is the table's
+    return LegalAction(int(action), kind, amount, kind if amount is None else f"{kind} {amount}")
 
 
-def _folded_in(child: State, player: int) -> bool:
-    folded = child.public_state().get("folded")
-    return bool(folded[player]) if folded is not None else False
+def legal_actions_of(state: State) -> tuple[LegalAction, ...]:
+    """The acting player's legal actions by kind and street-total amount (``action_label``)."""
+    start = _street_start(state)
+    return tuple(action_label(state, action, start) for action in state.legal_actions())
 
 
 def _kind_after(child: State, player: int, contributions: Sequence[float], highest: float,
@@ -209,19 +201,21 @@ def _rules(state: State) -> str:
 
 
 def betting_so_far(state: State) -> list[list[str]]:
-    """Each betting round's actions so far as ``"player i: label"`` (the labels above)."""
+    """Each betting round's actions so far as ``"player i: label"`` (``action_label``'s
+    labels), in one replay of the hand."""
     replay = state.game.new_initial_state()
     rounds: list[list[str]] = []
+    start: list[float] = []
     for action in state.history():
         if not replay.is_chance_node():
             round_index = replay.public_state()["round"]
-            while len(rounds) <= round_index:
-                rounds.append([])
-            label = {a.action: a.label for a in legal_actions_of(replay)}[int(action)]
+            if round_index >= len(rounds):  # the street's first decision: its totals' base
+                start = _street_base(replay, first=not rounds)
+                rounds.extend([] for _ in range(round_index + 1 - len(rounds)))
+            label = action_label(replay, int(action), start).label
             rounds[round_index].append(f"player {replay.current_player()}: {label}")
         replay.apply_action(action)
-    while len(rounds) <= state.public_state()["round"]:
-        rounds.append([])
+    rounds.extend([] for _ in range(state.public_state()["round"] + 1 - len(rounds)))
     return rounds
 
 

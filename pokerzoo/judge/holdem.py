@@ -36,7 +36,7 @@ from typing import Any
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
-from pokerzoo.judge.decision import RENDERERS, LegalAction, describe
+from pokerzoo.judge.decision import RENDERERS, LegalAction, betting_so_far, describe
 from pokerzoo.judge.protocol import Reply, ask, check_fallback
 
 STREETS = ("Preflop", "Flop", "Turn", "River")
@@ -99,52 +99,6 @@ def _street_header(index: int, board: list[str]) -> str:
     return f"{STREETS[index]} ({board[index + 1]})"
 
 
-def holdem_label(state: State, action: int) -> str:
-    """The label of ``action`` at a hold'em ``state``, from the chips it puts in (what
-    ``decision.legal_actions_of`` names it, without its replay of the hand: the rendering
-    labels every past action with this, in one pass).
-
-    >>> from pokerzoo import load_game
-    >>> state = load_game("no_limit_holdem").new_initial_state()
-    >>> for card in (51, 47, 0, 5):
-    ...     state.apply_action(card)
-    >>> [holdem_label(state, a) for a in state.legal_actions()]
-    ['fold', 'call', 'raise 200', 'raise 300', 'raise 10000']
-    """
-    player = state.current_player()
-    before = state.public_state()
-    bets = before["round_bets"]
-    after = state.child(action).public_state()
-    if after["folded"][player] and not before["folded"][player]:
-        return "fold"
-    # Contributions, not street bets: an action that closes the street resets those.
-    put = int(bets[player] + after["contributions"][player] - before["contributions"][player])
-    if put == bets[player]:
-        return "check"
-    if put <= max(bets):
-        return "call"
-    # Preflop the big blind is the street's first bet, so every bet there is a raise.
-    opened = max(bets) > 0 or before["round"] == 0
-    return f"{'raise' if opened else 'bet'} {put}"
-
-
-def holdem_betting(state: State) -> list[list[str]]:
-    """Each street's actions so far as ``"player i: label"`` (``holdem_label``'s labels)."""
-    replay = state.game.new_initial_state()
-    streets: list[list[str]] = [[]]
-    for action in state.history():
-        if not replay.is_chance_node():
-            street = replay.public_state()["round"]
-            while len(streets) <= street:
-                streets.append([])
-            streets[street].append(f"player {replay.current_player()}: "
-                                   f"{holdem_label(replay, int(action))}")
-        replay.apply_action(action)
-    while len(streets) <= state.public_state()["round"]:
-        streets.append([])
-    return streets
-
-
 def render_holdem(state: State, legal: tuple[LegalAction, ...]) -> str:
     """The hand-history text of the acting player's decision at a hold'em ``state``."""
     game = state.game
@@ -164,7 +118,7 @@ def render_holdem(state: State, legal: tuple[LegalAction, ...]) -> str:
     ]
     posts = (f"player 0 posts the small blind {params['small_blind']}, player 1 posts the big "
              f"blind {params['big_blind']}")
-    for index, actions in enumerate(holdem_betting(state)):
+    for index, actions in enumerate(betting_so_far(state)):
         header = _street_header(index, board)
         if index == 0:
             text = posts + ("; " + ", ".join(actions) if actions else "")
@@ -282,5 +236,5 @@ for _family in HOLDEM_FAMILIES:
     RENDERERS[_family] = render_holdem
 
 
-__all__ = ["HOLDEM_FAMILIES", "AnswerCounts", "AskedPolicy", "HoldemMatchReport", "holdem_betting",
-           "holdem_label", "holdem_match", "position_names", "render_holdem"]
+__all__ = ["HOLDEM_FAMILIES", "AnswerCounts", "AskedPolicy", "HoldemMatchReport",
+           "holdem_match", "position_names", "render_holdem"]

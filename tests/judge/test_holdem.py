@@ -11,8 +11,14 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.head_to_head import head_to_head
 from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.games.base import State
-from pokerzoo.judge.decision import RENDERERS, Decision, describe, legal_actions_of
-from pokerzoo.judge.holdem import holdem_label, holdem_match, position_names, render_holdem
+from pokerzoo.judge.decision import (
+    RENDERERS,
+    Decision,
+    betting_so_far,
+    describe,
+    legal_actions_of,
+)
+from pokerzoo.judge.holdem import holdem_match, position_names, render_holdem
 from pokerzoo.policy import UniformRandomPolicy
 
 KNOWN_MATCH_MBB = -9050.0
@@ -142,8 +148,12 @@ def test_rendered_labels_are_the_legal_labels() -> None:
             while not state.is_terminal():
                 if not state.is_chance_node():
                     legal = legal_actions_of(state)
-                    assert [holdem_label(state, a.action) for a in legal] == [
-                        a.label for a in legal]
+                    # Each action's label, as the history renders it after it is taken.
+                    for a in legal:
+                        child = state.child(a.action)
+                        street = state.public_state()["round"]
+                        assert betting_so_far(child)[street][-1] == (
+                            f"player {state.current_player()}: {a.label}")
                     checked += len(legal)
                 state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked > 300
