@@ -190,6 +190,29 @@ def settle(decision: Decision, answer: Answer, reask: Callable[[str], Answer] | 
             attempts.append(reask(str(error)))
 
 
+def _guarded(where: str, call: Callable[..., Answer], *args: Any) -> Answer:
+    """``call(*args)``, an outside player's failure, whatever it is, as one ``PlayerError``."""
+    try:
+        return call(*args)
+    except PlayerError:
+        raise
+    except Exception as error:
+        raise PlayerError(f"the player raised{where}: {type(error).__name__}: {error}") from None
+
+
+def _asking_again(player: Any, decision: Decision, sample: int) -> Callable[[str], Answer]:
+    """The re-ask of one decision: the player's ``reask(decision, sample, error)`` where it
+    has one, else ``decide`` again."""
+    reask_of = getattr(player, "reask", None)
+
+    def again(reason: str) -> Answer:
+        if callable(reask_of):
+            return _guarded(f" at {decision.key}", reask_of, decision, sample, reason)
+        return _guarded(f" at {decision.key}", _decide, player, decision, sample)
+
+    return again
+
+
 def ask(player: Any, decision: Decision, sample: int = 0, *,
         fallback: str = "check-fold") -> Reply:
     """Ask ``player`` one decision and return the checked ``Reply`` (see the module).
@@ -201,27 +224,8 @@ def ask(player: Any, decision: Decision, sample: int = 0, *,
         PlayerError: the player raised (its error quoted in one line).
     """
     check_fallback(fallback)  # an unknown rule fails before anything is asked
-    try:
-        first = _decide(player, decision, sample)
-    except PlayerError:
-        raise
-    except Exception as error:  # an outside player's failure, whatever it is: one line
-        raise PlayerError(f"the player raised at {decision.key}: "
-                          f"{type(error).__name__}: {error}") from None
-    reask_of = getattr(player, "reask", None)
-
-    def again(reason: str) -> Answer:
-        try:
-            if callable(reask_of):
-                return reask_of(decision, sample, reason)
-            return _decide(player, decision, sample)
-        except PlayerError:
-            raise
-        except Exception as error:
-            raise PlayerError(f"the player raised at {decision.key}: "
-                              f"{type(error).__name__}: {error}") from None
-
-    return settle(decision, first, again, fallback)
+    first = _guarded(f" at {decision.key}", _decide, player, decision, sample)
+    return settle(decision, first, _asking_again(player, decision, sample), fallback)
 
 
 def ask_many(player: Any, requests: Sequence[tuple[Decision, int]], *,
@@ -235,20 +239,8 @@ def ask_many(player: Any, requests: Sequence[tuple[Decision, int]], *,
     if not callable(many):
         return [ask(player, d, s, fallback=fallback) for d, s in requests]
     check_fallback(fallback)
-    try:
-        answers = list(many(list(requests)))
-    except PlayerError:
-        raise
-    except Exception as error:
-        raise PlayerError(f"the player raised: {type(error).__name__}: {error}") from None
+    answers = list(_guarded("", many, list(requests)))
     if len(answers) != len(requests):
         raise PlayerError(f"decide_many answered {len(answers)} of {len(requests)} decisions")
-    replies = []
-    reask_of = getattr(player, "reask", None)
-    for (decision, sample), answer in zip(requests, answers, strict=True):
-        def again(reason: str, decision: Decision = decision, sample: int = sample) -> Answer:
-            if callable(reask_of):
-                return reask_of(decision, sample, reason)
-            return _decide(player, decision, sample)
-        replies.append(settle(decision, answer, again, fallback))
-    return replies
+    return [settle(decision, answer, _asking_again(player, decision, sample), fallback)
+            for (decision, sample), answer in zip(requests, answers, strict=True)]
