@@ -30,7 +30,6 @@ the number chip-based benchmarks report, with its 95% interval.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,7 +189,7 @@ def check_small_game(game: Game) -> None:
 def _reference(game: Game, tree: GameTree, iterations: int) -> TabularPolicy:
     solver = make_agent("cfr+", game)
     solver.iterate(iterations)
-    return TabularPolicy.from_tree(tree, np.asarray(solver.policy().aligned_to(tree)))
+    return solver.policy()
 
 
 def seat_values(tree: GameTree, policy: np.ndarray, reference: np.ndarray) -> float:
@@ -314,8 +313,8 @@ def judge_game(game: Game, player: Any, *, samples: int = 1, fallback: str = "ch
         exact = seat_values(tree, mean, np.asarray(opponent))
         match_chips = match_ci = None
         if hands:
-            seats = [TabularPolicy.from_tree(tree, mean)] + [
-                TabularPolicy.from_tree(tree, np.asarray(opponent))] * (players - 1)
+            seats = [policy] + [TabularPolicy.from_tree(tree, np.asarray(opponent))] * (
+                players - 1)
             result = head_to_head(game, seats, hands, seed=seed, duplicate=True)
             match_chips = float(result.mean_chips[0])
             match_ci = float(result.ci_chips[0])
@@ -358,8 +357,3 @@ def queries_per_game(game: Game, samples: int = 1) -> int:
     """Questions ``judge_game`` asks: information states x samples (the cost of a run)."""
     check_small_game(game)
     return build(game).num_infosets * check_int("samples", samples, 1)
-
-
-def mbb(chips: float, game: Game) -> float:
-    """Chips per hand in milli-units of the game's chip (``Game.chip_unit``)."""
-    return to_milli_big_blinds(chips, game.chip_unit) if math.isfinite(chips) else chips
