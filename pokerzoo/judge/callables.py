@@ -29,7 +29,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.judge.decision import Decision
 from pokerzoo.judge.protocol import Answer
 
-SPEC_FORMS = "module:function (a dotted module on the path) or path/to/bot.py:function"
+CALLABLE_FORMS = "module:function (a dotted module on the path) or path/to/bot.py:function"
 """The forms a ``module:object`` spec may take, as errors name them."""
 
 
@@ -99,7 +99,7 @@ module on the path) or path/to/bot.py:function
         module, colon, attr = spec.rpartition(":")
         if colon and module.strip() and attr.strip():
             return module.strip(), attr.strip()
-    forms = SPEC_FORMS.replace("function", what)
+    forms = CALLABLE_FORMS.replace("function", what)
     raise ConfigError(f"malformed spec {spec!r}; expected {forms}")
 
 
