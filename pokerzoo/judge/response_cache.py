@@ -36,6 +36,13 @@ __all__ = ["FORMAT", "CachedReply", "ResponseCache", "request_key"]
 FORMAT = "pokerzoo-chat-cache-1"
 
 
+def user_cache_folder(part: str) -> Path:
+    """The judge's default cache folder ``part``: ``$POKERZOO_CACHE/part``, else
+    ``~/.cache/pokerzoo/part`` (LLM answers in ``llm``, solved spots in ``judge``)."""
+    root = os.environ.get("POKERZOO_CACHE")
+    return (Path(root) if root else Path.home() / ".cache" / "pokerzoo") / part
+
+
 @dataclass(frozen=True)
 class CachedReply:
     """A reply as cached: its content (``None`` where the endpoint sent none) and usage."""

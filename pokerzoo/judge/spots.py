@@ -68,6 +68,7 @@ from pokerzoo.games.base import Game, State
 from pokerzoo.judge.decision import Decision, legal_actions_of
 from pokerzoo.judge.holdem import AnswerCounts, render_holdem
 from pokerzoo.judge.protocol import ask_many, check_fallback
+from pokerzoo.judge.response_cache import user_cache_folder
 from pokerzoo.public.engine.solver import PublicSolver
 from pokerzoo.public.engine.tree import CHANCE, DECISION, PublicTree
 from pokerzoo.public.spots.holdem_spot import HoldemSpot, build_spot_tree, spot_seats
@@ -239,12 +240,7 @@ def suite_spot_named(name: str) -> SuiteSpot:
 
 def cache_folder(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """``cache_dir``, else ``$POKERZOO_CACHE/judge``, else ``~/.cache/pokerzoo/judge``."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    root = os.environ.get("POKERZOO_CACHE")
-    if root:
-        return Path(root) / "judge"
-    return Path.home() / ".cache" / "pokerzoo" / "judge"
+    return Path(cache_dir) if cache_dir is not None else user_cache_folder("judge")
 
 
 def _load_cached(path: Path, tree_spot: HoldemSpot) -> PublicSolver | None:

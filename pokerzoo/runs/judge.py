@@ -23,6 +23,7 @@ from pokerzoo.judge import (
     spec_kind,
 )
 from pokerzoo.judge.holdem import HOLDEM_FAMILIES
+from pokerzoo.judge.response_cache import user_cache_folder
 from pokerzoo.runs.cli import count_arg, parse_assignments
 
 
@@ -84,12 +85,6 @@ def add_judge_flags(parser: argparse.ArgumentParser) -> None:
                        help="write the Markdown report (with the per-state table) here")
 
 
-def default_cache() -> Path:
-    """Where LLM answers are cached unless ``--cache`` says otherwise."""
-    root = os.environ.get("POKERZOO_CACHE")
-    return Path(root) / "llm" if root else Path.home() / ".cache" / "pokerzoo" / "llm"
-
-
 def player_from_args(args: argparse.Namespace) -> Any:
     """The outside player ``--policy`` and the LLM flags name."""
     kind = spec_kind(args.policy)
@@ -114,7 +109,7 @@ def player_from_args(args: argparse.Namespace) -> Any:
         options["max_tokens"] = args.max_tokens
     if args.transcript is not None:
         options["transcript"] = args.transcript
-    cache = args.cache if args.cache is not None else str(default_cache())
+    cache = args.cache if args.cache is not None else str(user_cache_folder("llm"))
     options["cache_dir"] = None if cache.lower() == "none" else cache
     key_env = None if args.api_key_env.lower() == "none" else args.api_key_env
     return player_from_spec(args.policy, base_url=args.base_url, api_key_env=key_env,
