@@ -169,15 +169,20 @@ class AskedPolicy:
     ``protocol.ask`` (sample 0, so a recurring decision is the cache's), its probabilities
     returned; the costs counted."""
 
-    def __init__(self, player: Any, fallback: str = "check-fold") -> None:
+    def __init__(self, player: Any, fallback: str = "check-fold", bar: Any = None) -> None:
         self.player = player
         self.fallback = check_fallback(fallback)
         self.counts = AnswerCounts()
         self.name = str(getattr(player, "name", "player"))
+        self.bar = bar
 
     def action_probabilities(self, state: State) -> dict[int, float]:
         reply = ask(self.player, describe(state), 0, fallback=self.fallback)
         self.counts.add(reply)
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix(requests=self.counts.requests, cached=self.counts.cached,
+                                 refresh=False)
         return dict(reply.probs)
 
 
@@ -204,7 +209,8 @@ class HoldemMatchReport:
 
 
 def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
-                 game: Game | None = None, fallback: str = "check-fold") -> HoldemMatchReport:
+                 game: Game | None = None, fallback: str = "check-fold",
+                 progress: bool = False) -> HoldemMatchReport:
     """Duplicate heads-up hold'em: ``hands`` hands (an even number: each deal is played with
     the seats swapped) of ``player`` against ``opponent_policy`` (any state policy, an agent,
     or a built-in opponent's name: ``pokerzoo.evaluation.opponents``) in ``game`` (default:
@@ -224,8 +230,17 @@ def holdem_match(player: Any, opponent_policy: Any, hands: int, seed: int, *,
         getattr(opponent_policy, "name", type(opponent_policy).__name__))
     if isinstance(opponent_policy, str):
         opponent_policy = make_opponent(opponent_policy, game)
-    asked = AskedPolicy(player, fallback)
-    result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(desc=f"versus {opponent}", unit="question")
+    asked = AskedPolicy(player, fallback, bar)
+    try:
+        result = head_to_head(game, [asked, opponent_policy], hands // 2, seed=seed)
+    finally:
+        if bar is not None:
+            bar.close()
     return HoldemMatchReport(opponent, int(result.num_hands), float(result.mbb_per_game[0]),
                              float(result.mbb_per_game_ci[0]), float(result.mean_chips[0]),
                              asked.counts.queries, asked.counts.illegal,

@@ -213,7 +213,7 @@ def _holdem_matches(args: argparse.Namespace, game: Any) -> int:
     try:
         for name, opponent in opponents:
             result = holdem_match(player, opponent, hands, args.seed, game=game,
-                                  fallback=args.fallback)
+                                  fallback=args.fallback, progress=not args.json)
             results.append({**result.to_json(), "opponent": name})
     finally:
         _closing(player)
