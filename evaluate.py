@@ -167,8 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
                           "(--spot configs/spots/NAME.toml --spot-decision LINE)")
     check_picture_paths(args)
-    if (args.versus or args.aivat_values or args.aivat_outside) and not args.aivat:
-        raise ConfigError("--versus, --aivat-values and --aivat-outside go with --aivat")
+    if (args.versus or args.aivat_values or args.aivat_outside or args.aivat_log
+            or args.log_name) and not args.aivat:
+        raise ConfigError("--versus, --aivat-values, --aivat-outside, --aivat-log and "
+                          "--log-name go with --aivat")
     if args.policy is not None:
         return judge_from_args(args)
     if not args.runs:
@@ -228,8 +230,17 @@ def evaluate(args: argparse.Namespace) -> int:
         print(json.dumps(shown, indent=2) if args.json else text)
         return 0
     if args.aivat:
-        from pokerzoo.runs.aivat_report import aivat_report, format_aivat_report
+        from pokerzoo.runs.aivat_report import (
+            aivat_report,
+            format_aivat_report,
+            format_log_report,
+            log_report,
+        )
 
+        if args.aivat_log:
+            report = log_report(runs, args)
+            print(json.dumps(report, indent=2) if args.json else format_log_report(report))
+            return 0
         report = aivat_report(runs, args)
         print(json.dumps(report, indent=2) if args.json else format_aivat_report(report))
         return 0

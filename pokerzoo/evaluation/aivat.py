@@ -546,3 +546,87 @@ def aivat_head_to_head(
         aivat_ci95=_ci(cor), per_deal_raw=raw, per_deal_aivat=cor, known=known_t,
         exact_value=None if exact_value is None else np.asarray(exact_value, dtype=float),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Logged hands (hand logs, ACPC matches)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogScore:
+    """Logged hands scored by AIVAT, per player *name* (chips per hand)."""
+
+    names: tuple[str, ...]
+    num_hands: int
+    raw_mean: np.ndarray
+    raw_ci95: np.ndarray
+    aivat_mean: np.ndarray
+    aivat_ci95: np.ndarray
+    per_hand_raw: np.ndarray = field(repr=False)
+    """``[num_hands, len(names)]``: each name's payoff in each hand (0 where absent)."""
+    per_hand_aivat: np.ndarray = field(repr=False)
+    known: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Per name: raw and AIVAT means and 95% half-widths, and the variance ratio."""
+        out: dict[str, Any] = {"hands": self.num_hands, "known": list(self.known),
+                               "units": "chips per hand", "players": {}}
+        for i, name in enumerate(self.names):
+            raw = self.per_hand_raw[:, i].var(ddof=1) if self.num_hands > 1 else 0.0
+            cor = self.per_hand_aivat[:, i].var(ddof=1) if self.num_hands > 1 else 0.0
+            out["players"][name] = {
+                "raw_mean": float(self.raw_mean[i]), "raw_ci95": float(self.raw_ci95[i]),
+                "aivat_mean": float(self.aivat_mean[i]),
+                "aivat_ci95": float(self.aivat_ci95[i]),
+                "variance_ratio": _finite_or_none(raw / cor if cor > 0 else math.inf),
+            }
+        return out
+
+
+def score_logged_hands(
+    game: Game,
+    hands: Sequence[Any],
+    value: ValueFunction,
+    known: Mapping[str, object],
+    *,
+    chance: bool = True,
+) -> LogScore:
+    """AIVAT over logged hands (``text_log.read_text_log``'s ``LoggedHand``s, e.g. an ACPC
+    match's log), each player scored by name whatever seat it held.
+
+    Args:
+        game: the game the hands were played in.
+        hands: objects with ``names`` (one per seat) and ``history`` (every action id).
+        value: the value function.
+        known: the policy of each player whose strategy is known, by name; any other name is
+            an outside player (its decisions not corrected). Each known player's probabilities
+            are asked again from its policy at each of its decisions.
+        chance: correct at chance nodes (default).
+    """
+    if not hands:
+        raise ConfigError("no hands to score")
+    names: list[str] = []
+    for hand in hands:
+        for name in hand.names:
+            if name not in names:
+                names.append(str(name))
+    missing = sorted(set(known) - set(names))
+    if missing:
+        raise ConfigError(f"known players {missing} play no logged hand; the log's players "
+                          f"are {names}")
+    policies = {name: as_state_policy(p) for name, p in known.items()}
+    raw = np.zeros((len(hands), len(names)))
+    cor = np.zeros((len(hands), len(names)))
+    for k, hand in enumerate(hands):
+        if len(hand.names) != game.num_players:
+            raise ConfigError(f"hand {k + 1} names {len(hand.names)} players; {game.name} has "
+                              f"{game.num_players} seats")
+        seats = [policies.get(name) for name in hand.names]
+        probs = known_probabilities(game, hand.history, seats)
+        score = score_hand(game, hand.history, value, probs, chance=chance)
+        for seat, name in enumerate(hand.names):
+            raw[k, names.index(name)] += score.raw[seat]
+            cor[k, names.index(name)] += score.corrected[seat]
+    return LogScore(tuple(names), len(hands), raw.mean(axis=0), _ci(raw), cor.mean(axis=0),
+                    _ci(cor), raw, cor, tuple(sorted(known)))

@@ -28,6 +28,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.aivat import (
     AIVATResult,
     ProfileValues,
+    ValueFunction,
     ValueSource,
     aivat_head_to_head,
     exact_match_values,
@@ -56,6 +57,13 @@ def add_aivat_flags(p: argparse.ArgumentParser) -> None:
                    help="--aivat: the value function: agent (the first run's self-play values, "
                         "tree games' default), profile (the pairing's own exact values), "
                         "check-down (hold'em's default: chips if checked down from the state)")
+    p.add_argument("--aivat-log", metavar="LOG",
+                   help="--aivat: score the hands of this plain-text hand log (an ACPC match's "
+                        "log, evaluate.py/play.py --hand-history) instead of playing: the first "
+                        "run's decisions and chance corrected, every other player an outsider")
+    p.add_argument("--log-name", metavar="NAME",
+                   help="--aivat-log: the first run's player name in the log (default: the "
+                        "run's label)")
     p.add_argument("--aivat-outside", action="store_true",
                    help="--aivat: score the opponents as outside players (their decisions not "
                         "corrected)")
@@ -80,6 +88,36 @@ def value_source(game: Game, tree: GameTree | None, first: Entrant, choice: str 
     from pokerzoo.evaluation.holdem_values import CheckDownValues
 
     return CheckDownValues(game), choice
+
+
+def log_report(runs: Sequence[SavedRun], args: argparse.Namespace) -> dict[str, Any]:
+    """``--aivat-log``: the logged hands scored by AIVAT, the first run's strategy known."""
+    from pokerzoo.evaluation.aivat import score_logged_hands
+    from pokerzoo.evaluation.text_log import read_text_log
+
+    game = runs[0].game
+    first = run_entrants(runs[:1])[0]
+    name = args.log_name or first.name
+    hands = read_text_log(args.aivat_log, game)
+    value, value_name = value_source(game, tree_if_fits(game), first, args.aivat_values)
+    if not isinstance(value, ValueFunction):
+        raise ConfigError("--aivat-values profile needs every player's policy; a log's other "
+                          "players are outsiders: use agent (or check-down on hold'em)")
+    scored = score_logged_hands(game, hands, value, {name: first.policy})
+    return {"log": str(args.aivat_log), "agent": name, "value_function": value_name,
+            **scored.to_json()}
+
+
+def format_log_report(report: dict[str, Any]) -> str:
+    """``--aivat-log``'s report as text: one line per player of the log."""
+    lines = [f"AIVAT over {report['hands']:,} logged hands ({report['value_function']} "
+             f"values; known: {', '.join(report['known'])}), chips per hand, 95% intervals:"]
+    for name, p in report["players"].items():
+        ratio = p["variance_ratio"]
+        lines.append(f"  {name}: raw {p['raw_mean']:+.4f} +- {p['raw_ci95']:.4f}, AIVAT "
+                     f"{p['aivat_mean']:+.4f} +- {p['aivat_ci95']:.4f}"
+                     + ("" if ratio is None else f", variance ratio {ratio:.1f}"))
+    return "\n".join(lines)
 
 
 def aivat_report(runs: Sequence[SavedRun], args: argparse.Namespace) -> dict[str, Any]:
@@ -134,4 +172,5 @@ def format_aivat_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["AIVATResult", "add_aivat_flags", "aivat_report", "format_aivat_report"]
+__all__ = ["AIVATResult", "add_aivat_flags", "aivat_report", "format_aivat_report",
+           "format_log_report", "log_report"]

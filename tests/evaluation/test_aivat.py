@@ -206,3 +206,30 @@ def test_bad_input_is_one_line(kuhn):
         score_hand(game, [0, 1, 1, 1], Wrong(), [None] * 4)
     with pytest.raises(ConfigError, match="ValueFunction"):
         aivat_head_to_head(game, [UniformRandomPolicy()] * 2, 4, "exact")  # type: ignore
+
+
+def test_a_text_log_is_scored_by_name_with_the_outsider_uncorrected(leduc, tmp_path):
+    from pokerzoo.evaluation import HandRecorder, recording
+    from pokerzoo.evaluation.aivat import score_logged_hands
+    from pokerzoo.evaluation.text_log import read_text_log
+
+    game, tree = leduc
+    cfr, outsider = _cfr_plus(game, 100), _cfr_plus(game, 5)
+    path = tmp_path / "hands.txt"
+    with HandRecorder(game, path) as recorder, recording(recorder):
+        match = head_to_head(game, [cfr, outsider], 300, seed=3, names=["hero", "bot"])
+    hands = read_text_log(path, game)
+    assert len(hands) == 600
+    value = tree_values(tree, [cfr, cfr])
+    scored = score_logged_hands(game, hands, value, {"hero": cfr})
+    # Raw means are the match's; the AIVAT score covers the exact value with less variance.
+    np.testing.assert_allclose(scored.raw_mean, match.mean_chips, atol=1e-12)
+    exact = exact_match_values(tree, [cfr, outsider])
+    js = scored.to_json()["players"]
+    assert abs(js["hero"]["aivat_mean"] - exact[0]) <= js["hero"]["aivat_ci95"]
+    assert js["hero"]["variance_ratio"] > 1.5
+    # Every hand corrected the same way as a live AIVAT match with the outsider unknown.
+    live = aivat_head_to_head(game, [cfr, outsider], 300, value, known=(True, False), seed=3)
+    np.testing.assert_allclose(scored.aivat_mean, live.aivat_mean, atol=1e-9)
+    with pytest.raises(ConfigError, match="play no logged hand"):
+        score_logged_hands(game, hands, value, {"villain": cfr})

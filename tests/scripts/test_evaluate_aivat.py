@@ -69,3 +69,19 @@ def test_bad_input_is_one_line(leduc_runs, args, message):
     result = run("evaluate.py", leduc_runs[0], *args, ok=False)
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_hand_log_is_scored_with_the_other_players_as_outsiders(leduc_runs, tmp_path):
+    first, _ = leduc_runs
+    log = tmp_path / "hands.txt"
+    run("evaluate.py", first, "--opponents", "random", "--hands", "400", "--hand-history",
+        str(log))
+    data = json.loads(run("evaluate.py", first, "--aivat", "--aivat-log", str(log),
+                          "--log-name", "cfr+", "--json").stdout)
+    assert data["hands"] == 400 and data["known"] == ["cfr+"]
+    hero, bot = data["players"]["cfr+"], data["players"]["random"]
+    assert hero["raw_mean"] == pytest.approx(-bot["raw_mean"])
+    assert hero["aivat_ci95"] < hero["raw_ci95"]
+    bad = run("evaluate.py", first, "--aivat", "--aivat-log", str(log), "--log-name", "nobody",
+              ok=False)
+    assert bad.returncode == 2 and "play no logged hand" in bad.stderr
