@@ -501,6 +501,7 @@ def aivat_head_to_head(
     *,
     known: Sequence[bool] | None = None,
     seed: int | None = None,
+    rng: np.random.Generator | None = None,
     chance: bool = True,
     exact_value: np.ndarray | None = None,
     executor: Executor | None = None,
@@ -516,7 +517,8 @@ def aivat_head_to_head(
             (``ProfileValues(tree)``: exact values of each rotation's profile).
         known: which policies' strategies are known (their decisions corrected); default all.
             An outside player is ``False``: only chance and the known side are corrected.
-        seed: seed of the match's streams.
+        seed: seed of the match's streams (ignored when ``rng`` is given).
+        rng: a generator the match's root is drawn from (one draw, as ``head_to_head``).
         chance: correct chance nodes too (default).
         exact_value: each policy's exact expected chips per hand, to report beside (e.g.
             ``exact_match_values(tree, policies)``).
@@ -536,7 +538,9 @@ def aivat_head_to_head(
         raise ConfigError(f"known must say for each of the {n} policies whether its strategy "
                           f"is known, got {known!r}")
     pols = tuple(as_state_policy(p) for p in policies)
-    spec = AIVATSpec(game, pols, known_t, value, match_entropy(seed, None), chance)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
+    spec = AIVATSpec(game, pols, known_t, value, match_entropy(seed, rng), chance)
     parts = run_map(executor, aivat_deals, spec, deal_ranges(num_deals, executor))
     raw = np.concatenate([p[0] for p in parts])
     cor = np.concatenate([p[1] for p in parts])

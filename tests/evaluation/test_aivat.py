@@ -233,3 +233,37 @@ def test_a_text_log_is_scored_by_name_with_the_outsider_uncorrected(leduc, tmp_p
     np.testing.assert_allclose(scored.aivat_mean, live.aivat_mean, atol=1e-9)
     with pytest.raises(ConfigError, match="play no logged hand"):
         score_logged_hands(game, hands, value, {"villain": cfr})
+
+
+def test_a_sampled_tournament_gets_an_aivat_table_on_the_same_hands():
+    from pokerzoo.evaluation import run_tournament
+    from pokerzoo.evaluation.opponents import make_opponent
+    from pokerzoo.evaluation.tournament import Entrant
+
+    game = load_game("limit_holdem")
+    entrants = [Entrant(n, make_opponent(n, game), "builtin") for n in ("random", "always-call")]
+    entrants.append(Entrant("uniform", UniformRandomPolicy(), "policy"))
+
+    class Stacks:
+        """A crude value function: each player's chips so far, as if the hand ended now."""
+
+        def values(self, states):
+            out = []
+            for s in states:
+                if s.is_terminal():
+                    out.append(s.returns())
+                else:
+                    paid = np.array(s.public_state()["contributions"], dtype=float)
+                    out.append(paid[::-1] * 0.5 - paid * 0.5)
+            return np.array(out)
+
+    plain = run_tournament(game, entrants, num_deals=30, seed=4)
+    scored = run_tournament(game, entrants, num_deals=30, seed=4, aivat=Stacks())
+    np.testing.assert_allclose(scored.mean_mbb, plain.mean_mbb)  # the same hands
+    assert scored.aivat_mbb is not None and scored.variance_ratio is not None
+    np.testing.assert_allclose(scored.aivat_mbb, -scored.aivat_mbb.T, atol=1e-9)
+    assert "AIVAT-corrected, same hands" in scored.format()
+    assert set(scored.to_dict()) >= {"aivat_mbb", "aivat_ci95_mbb", "variance_ratio"}
+    with pytest.raises(ConfigError, match="exact tables need none"):
+        run_tournament(load_game("kuhn_poker"), entrants[:2], tree=build(load_game("kuhn_poker")),
+                       aivat=Stacks())
