@@ -29,3 +29,38 @@ def one_torch_thread() -> Iterator[None]:
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(saved)
+
+
+@pytest.fixture(scope="session")
+def equity_cache_root(tmp_path_factory):
+    """A ``POKERZOO_CACHE`` folder holding the exact preflop equity table, built once per test
+    run (two minutes on two cores) in a folder the xdist workers share, a second worker
+    waiting for the first's under a file lock."""
+    import fcntl
+
+    from pokerzoo.public.spots.preflop_equity import TABLE_VERSION, equity_table
+
+    shared = tmp_path_factory.getbasetemp().parent  # the same for every xdist worker
+    path = shared / "pokerzoo_cache" / "preflop" / f"equity_v{TABLE_VERSION}.npz"
+    with open(shared / "preflop_equity.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            equity_table(progress=False, path=path)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return shared / "pokerzoo_cache"
+
+
+@pytest.fixture(scope="session")
+def equity_table_built(equity_cache_root):
+    from pokerzoo.public.spots.preflop_equity import TABLE_VERSION, equity_table
+
+    return equity_table(progress=False,
+                        path=equity_cache_root / "preflop" / f"equity_v{TABLE_VERSION}.npz")
+
+
+@pytest.fixture(scope="session")
+def push_fold_game(equity_table_built):
+    from pokerzoo.public.spots.pushfold import class_game
+
+    return class_game(equity_table_built)

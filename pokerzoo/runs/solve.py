@@ -107,12 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chart", default=None, metavar="DIR",
                         help="spot: draw 13x13 strategy charts (PNG) into the folder DIR, at the "
                              "root and each --line, named after the line (root.png, "
-                             "check_bet_94.png)")
+                             "check_bet_94.png); --pushfold: the chart (PNG path) of the "
+                             "frequencies at --stack or of the thresholds of --stacks")
     parser.add_argument("--line", action="append", default=None, metavar="ACTIONS",
                         help="spot: a line of comma-separated actions, e.g. 'check,bet 94' "
                              "(repeatable): its strategy goes to the JSON and the charts")
     parser.add_argument("--save", default=None, metavar="FILE",
                         help="spot: write the solved spot to FILE")
+    parser.add_argument("--pushfold", action="store_true",
+                        help="solve the heads-up push/fold game (SB shoves or folds, BB calls "
+                             "or folds) exactly, at --stack or every stack of --stacks")
+    parser.add_argument("--stack", type=float, default=None, metavar="BB",
+                        help="--pushfold: the effective stack in big blinds, before posting")
+    parser.add_argument("--stacks", default=None, metavar="FIRST:LAST:STEP",
+                        help="--pushfold: every stack of a range, e.g. 1:20:0.05, and each "
+                             "class's largest stack pushed and called (the threshold table)")
+    parser.add_argument("--ante", type=float, default=0.0, metavar="BB",
+                        help="--pushfold: each player's ante in big blinds (default 0)")
     parser.add_argument("--example", action="store_true",
                         help="print a commented spot file (its keys, the size forms, a node "
                              "lock; docs/spot_format.md has them all) and exit")
@@ -248,6 +259,70 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     ]
 
 
+def solve_push_fold(args: argparse.Namespace) -> int:
+    """``--pushfold``: one stack's equilibrium or the threshold table, JSON and a chart."""
+    import time
+
+    from pokerzoo.public.spots.preflop_equity import equity_table
+    from pokerzoo.public.spots.pushfold import (
+        check_stack,
+        class_game,
+        draw_threshold_chart,
+        parse_stacks,
+        solve_pushfold,
+        thresholds,
+    )
+
+    if not args.pushfold:
+        raise ConfigError("--stack and --stacks go with --pushfold")
+    if args.spot is not None or args.game is not None or args.line or args.save:
+        raise ConfigError("--pushfold solves its own game: no spot file, --game, --line or "
+                          "--save")
+    if (args.stack is None) == (args.stacks is None):
+        raise ConfigError("--pushfold needs one of --stack BB (e.g. 10) or --stacks "
+                          "FIRST:LAST:STEP (e.g. 1:20:0.05)")
+    if args.chart is not None:
+        from pokerzoo.atomic import check_target
+
+        check_target(args.chart, "push/fold chart")
+    # Every input checked before the table is read or built (two minutes the first time).
+    stacks = None if args.stacks is None else parse_stacks(args.stacks)
+    for stack in [args.stack] if stacks is None else [stacks[0], stacks[-1]]:
+        check_stack(stack, args.ante)
+    started = time.perf_counter()
+    game = class_game(equity_table(progress=not args.quiet))
+    if args.stack is not None:
+        solution = solve_pushfold(game, args.stack, args.ante)
+        report = solution.to_json()
+        if args.chart is not None:
+            from pokerzoo.public.spots.class_chart import draw_class_chart
+
+            draw_class_chart([("small blind: push", solution.sb_push.reshape(13, 13)),
+                              ("big blind: call", solution.bb_call.reshape(13, 13))],
+                             args.chart, f"Heads-up push/fold at {args.stack:g} bb",
+                             what="push/fold chart")
+        write_report(args.json, report)
+        pushed = sum(f >= 0.5 for f in solution.sb_push)
+        called = sum(f >= 0.5 for f in solution.bb_call)
+        print(f"push/fold at {args.stack:g} bb (ante {args.ante:g}): SB pushes {pushed} of "
+              f"169 classes, BB calls {called}; SB's value {solution.game_value_bb:+.6f} bb "
+              f"per hand; exploitability {solution.exploitability_bb:.2e} bb")
+        return 0
+    assert stacks is not None
+    table = thresholds(game, stacks, args.ante, progress=not args.quiet)
+    report = table.to_json()
+    report["seconds"] = time.perf_counter() - started
+    if args.chart is not None:
+        draw_threshold_chart(table, args.chart, args.ante)
+    write_report(args.json, report)
+    print(f"push/fold at {len(table.stacks)} stacks ({args.stacks} bb, ante {args.ante:g}) in "
+          f"{report['seconds']:.1f} s; largest exploitability "
+          f"{report['max_exploitability_bb']:.2e} bb; e.g. T3s pushed to "
+          f"{table.push_threshold_bb['T3s']} bb, Q2o called to "
+          f"{table.call_threshold_bb['Q2o']} bb")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.example:
@@ -255,6 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(EXAMPLE_SPOT, end="")
         return 0
+    if args.pushfold or args.stack is not None or args.stacks is not None:
+        return solve_push_fold(args)
     from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
 
     check_spot_args(args)

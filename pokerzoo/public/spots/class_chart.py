@@ -49,11 +49,15 @@ def line_file_name(labels: Sequence[str], suffix: str = ".png") -> str:
 
 def draw_class_chart(
     panels: Sequence[tuple[str, np.ndarray]], path: str | os.PathLike[str], title: str,
-    note: str = "", what: str = "strategy chart",
+    note: str = "", what: str = "strategy chart", *, vmax: float = 1.0,
+    label: str = "probability", cell_text: Sequence[np.ndarray] | None = None,
+    caption: str = CAPTION,
 ) -> Path:
     """Draw one 13 x 13 panel per ``(panel title, matrix)`` (probabilities in 0..1, NaN where
     the player holds no hand of the class) to a PNG at ``path`` with ``title`` and a caption
-    (``CAPTION``, then ``note``). Returns the path written.
+    (``caption``, then ``note``). Returns the path written. Other scales: values in
+    ``0..vmax`` named ``label``; ``cell_text`` (one ``[13, 13]`` array of strings per panel)
+    is written under each class name.
 
     Raises:
         ConfigError: ``path`` is a link, a folder or anything but a new path or a regular
@@ -71,22 +75,24 @@ def draw_class_chart(
     cmap = matplotlib.colormaps["Blues"].with_extremes(bad="#dddddd")
     names = np.array(CLASS_NAMES).reshape(13, 13)
     image = None
-    for ax, (panel_title, matrix) in zip(axes[0], panels):
+    for k_panel, (ax, (panel_title, matrix)) in enumerate(zip(axes[0], panels)):
         grid = np.asarray(matrix, dtype=np.float64)
-        image = ax.imshow(np.ma.masked_invalid(grid), vmin=0.0, vmax=1.0, cmap=cmap,
+        image = ax.imshow(np.ma.masked_invalid(grid), vmin=0.0, vmax=vmax, cmap=cmap,
                           interpolation="nearest")
+        extra = None if cell_text is None else np.asarray(cell_text[k_panel])
         for i, j in zip(*np.indices((13, 13)).reshape(2, -1)):
-            dark = bool(np.isfinite(grid[i, j]) and grid[i, j] > 0.6)
-            ax.text(j, i, names[i, j], ha="center", va="center", fontsize=4.6,
-                    color="white" if dark else "black")
+            dark = bool(np.isfinite(grid[i, j]) and grid[i, j] > 0.6 * vmax)
+            text = names[i, j] if extra is None else f"{names[i, j]}\n{extra[i, j]}"
+            ax.text(j, i, text, ha="center", va="center",
+                    fontsize=4.6 if extra is None else 3.6, color="white" if dark else "black")
         ax.set_title(panel_title, fontsize=9)
         ax.set_xticks(np.arange(13), list(RANK_AXIS), fontsize=6)
         ax.set_yticks(np.arange(13), list(RANK_AXIS), fontsize=6)
         ax.tick_params(length=0)
-    caption = CAPTION + (f"; {note}" if note else "")
+    caption = caption + (f"; {note}" if note else "")
     fig.suptitle(f"{title}\n{caption}", fontsize=9)
     if image is not None:
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="probability")
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label=label)
     try:
         return write_figure(fig, path, what=what, dpi=160)
     finally:

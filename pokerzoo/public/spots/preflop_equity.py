@@ -42,12 +42,14 @@ import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.holdem.arrays import hand_value
+from pokerzoo.public.spots.ranges import CLASS_NAMES, COMBO_CARDS, COMBO_CLASS
 
 NUM_COMBOS = 1326
 BOARDS_PER_MATCHUP = 1_712_304
 """Five-card boards of the 48 cards two disjoint combos leave: C(48, 5)."""
-COMBOS = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], dtype=np.int64)
-"""``COMBOS[k] = (low card, high card)``, cards ``4 * rank + suit`` (``2c`` = 0, ``As`` = 51)."""
+COMBOS = COMBO_CARDS.astype(np.int64)
+"""``COMBOS[k] = (low card, high card)``, cards ``4 * rank + suit`` (``2c`` = 0, ``As`` = 51):
+the order of the range engine's combos (``ranges.COMBO_CARDS``)."""
 SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 TABLE_VERSION = 1
 NUM_BOARD_CLASSES = 134_459
@@ -222,21 +224,10 @@ def combo_of(text: str) -> int:
 
 def class_combos(name: str) -> np.ndarray:
     """The combo indices of a hand class: ``"AA"`` (6), ``"AKs"`` (4), ``"AKo"`` (12)."""
-    bad = ConfigError(f"a hand class is like AA, AKs or AKo (ranks {RANK_NAMES}), got {name!r}")
-    if not isinstance(name, str) or len(name) not in (2, 3):
-        raise bad
-    hi, lo = RANK_NAMES.find(name[0]), RANK_NAMES.find(name[1])
-    kind = name[2:] or ("p" if hi == lo else "")
-    if hi < 0 or lo < 0 or (hi == lo) != (kind == "p") or (hi != lo and kind not in "so") \
-            or (hi != lo and not kind) or hi < lo:
-        raise bad
-    out = []
-    for k, (a, b) in enumerate(COMBOS):
-        ra, rb = sorted((int(a) >> 2, int(b) >> 2), reverse=True)
-        suited = (a & 3) == (b & 3)
-        if (ra, rb) == (hi, lo) and (kind == "p" or suited == (kind == "s")):
-            out.append(k)
-    return np.array(out, dtype=np.int64)
+    if not isinstance(name, str) or name not in CLASS_NAMES:
+        raise ConfigError(f"a hand class is like AA, AKs or AKo (ranks {RANK_NAMES}, the "
+                          f"higher first), got {name!r}")
+    return np.flatnonzero(COMBO_CLASS == CLASS_NAMES.index(name)).astype(np.int64)
 
 
 def class_equity(table: EquityTable, hand: str, other: str) -> float:

@@ -50,15 +50,8 @@ def _all_classes():
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory, monkeypatch_module):
-    monkeypatch_module.setenv("POKERZOO_CACHE", str(tmp_path_factory.mktemp("cache")))
-    return equity_table(progress=False)
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    with pytest.MonkeyPatch.context() as mp:
-        yield mp
+def table(equity_table_built):  # tests/conftest.py
+    return equity_table_built
 
 
 def _enumerate(a: str, b: str) -> tuple[int, int, int]:
