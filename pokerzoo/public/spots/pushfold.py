@@ -289,4 +289,4 @@ def draw_threshold_chart(table: ThresholdTable, path: str | Path, ante: float = 
         note=f"stacks {table.stacks[0]:g} to {top:g} bb", what="push/fold chart", vmax=top,
         label="largest stack played (bb)", cell_text=texts,
         caption="each cell: the largest stack (bb, before posting) at which the class is "
-                "played with frequency >= 0.5; * it is not played at some smaller stacks")
+                "played with frequency >= 0.5\n* not played at some smaller stacks")
