@@ -11,6 +11,7 @@ Examples:
     python evaluate.py runs/nfsp_holdem --strategy-chart chart.png --history call
     python evaluate.py runs/nfsp_holdem runs/nfsp_plt_holdem --hands 100000 --workers 2
     python evaluate.py runs/nfsp_leduc_v4 --opponents random,first-legal,last-legal --plot c.png
+    python evaluate.py runs/cfr+_leduc_holdem --versus runs/nfsp_leduc --aivat --json
     python evaluate.py runs/deep_cfr_holdem --spot configs/spots/nlh_limped_river.toml --json
     python evaluate.py --policy mybot:act --game kuhn_poker
     python evaluate.py --policy openai:gpt-4o-mini --game leduc_holdem --samples 5 --json
@@ -41,6 +42,7 @@ from pokerzoo.evaluation import (
     score_entrants,
     tabularize,
 )
+from pokerzoo.runs.aivat_report import add_aivat_flags
 from pokerzoo.runs.cli import (
     add_debug_flag,
     add_worker_flags,
@@ -137,6 +139,7 @@ def parser() -> argparse.ArgumentParser:
                         "its player below it on the same street")
     p.add_argument("--spot-hands", default="",
                    help="--spot-decision: combos whose frequencies to show, e.g. AdQh")
+    add_aivat_flags(p)
     add_judge_flags(p)
     add_worker_flags(p)
     add_debug_flag(p)
@@ -164,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
                           "(--spot configs/spots/NAME.toml --spot-decision LINE)")
     check_picture_paths(args)
+    if (args.versus or args.aivat_values or args.aivat_outside or args.aivat_log
+            or args.log_name) and not args.aivat:
+        raise ConfigError("--versus, --aivat-values, --aivat-outside, --aivat-log and "
+                          "--log-name go with --aivat")
     if args.policy is not None:
         return judge_from_args(args)
     if not args.runs:
@@ -221,6 +228,21 @@ def evaluate(args: argparse.Namespace) -> int:
         text, shown = strategy_report(runs, args.strategy, args.strategy_chart, args.seat,
                                       args.history, seed=args.seed)
         print(json.dumps(shown, indent=2) if args.json else text)
+        return 0
+    if args.aivat:
+        from pokerzoo.runs.aivat_report import (
+            aivat_report,
+            format_aivat_report,
+            format_log_report,
+            log_report,
+        )
+
+        if args.aivat_log:
+            report = log_report(runs, args)
+            print(json.dumps(report, indent=2) if args.json else format_log_report(report))
+            return 0
+        report = aivat_report(runs, args)
+        print(json.dumps(report, indent=2) if args.json else format_aivat_report(report))
         return 0
     if on_sampled_environments(runs):
         results, tournament, forced_table = score_in_own_environments(runs), None, ""

@@ -5,6 +5,18 @@ they print and the opponents they offer from here, never from the modules behind
 """
 
 from pokerzoo.evaluation.aec_opponents import AEC_OPPONENTS
+from pokerzoo.evaluation.aivat import (
+    AIVATResult,
+    HandScore,
+    ProfileValues,
+    TreeValues,
+    ValueFunction,
+    aivat_head_to_head,
+    exact_match_values,
+    known_probabilities,
+    score_hand,
+    tree_values,
+)
 from pokerzoo.evaluation.exact import (
     BestResponse,
     best_response,
@@ -45,7 +57,17 @@ from pokerzoo.evaluation.unknown import (
 
 __all__ = [
     "AEC_OPPONENTS",
+    "AIVATResult",
+    "HandScore",
     "OPPONENTS",
+    "ProfileValues",
+    "TreeValues",
+    "ValueFunction",
+    "aivat_head_to_head",
+    "exact_match_values",
+    "known_probabilities",
+    "score_hand",
+    "tree_values",
     "BestResponse",
     "ExactScores",
     "HandRecorder",

@@ -31,6 +31,7 @@ response (heads-up hold'em, ``lbr_deals > 0``), else not at all.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -129,6 +130,12 @@ class Tournament:
     """Hands each sampled pairing played (0 when exact)."""
     chip_unit: float
     scores: tuple[Score | None, ...]
+    aivat_mbb: np.ndarray | None = None
+    """Sampled tournaments scored with AIVAT (``run_tournament(aivat=...)``): the corrected
+    ``mean_mbb``; ``None`` otherwise."""
+    aivat_ci_mbb: np.ndarray | None = None
+    variance_ratio: np.ndarray | None = None
+    """Per pairing: the raw per-deal variance over AIVAT's (inf where AIVAT's is zero)."""
 
     @property
     def size(self) -> int:
@@ -199,6 +206,16 @@ class Tournament:
                 f"{label:<{name_w}}" + "".join(f"{c:>{col_w}}" for c in cells[k])
                 + f"{field_cells[k]:>{field_w}}  {score.text() if score else '-'}"
             )
+        if self.aivat_mbb is not None and self.aivat_ci_mbb is not None:
+            corrected = dataclasses.replace(self, mean_mbb=self.aivat_mbb,
+                                            ci_mbb=self.aivat_ci_mbb, aivat_mbb=None)
+            table = corrected.format(max_name).splitlines()
+            ratios = self.variance_ratio if self.variance_ratio is not None else np.ones(1)
+            off = ratios[~np.eye(self.size, dtype=bool)] if self.size > 1 else ratios
+            finite = off[np.isfinite(off)]
+            spread = (f"variance ratios {finite.min():.1f} to {finite.max():.1f}"
+                      if len(finite) else "zero AIVAT variance")
+            lines += ["", f"AIVAT-corrected, same hands ({spread}):", *table[1:]]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -228,7 +245,17 @@ class Tournament:
                 }
                 for i, name in enumerate(self.names)
             },
+            **self._aivat_dict(),
         }
+
+    def _aivat_dict(self) -> dict[str, Any]:
+        if self.aivat_mbb is None or self.aivat_ci_mbb is None or self.variance_ratio is None:
+            return {}
+        ratios = np.where(np.isfinite(self.variance_ratio), self.variance_ratio, np.nan)
+        return {"aivat_mbb": self.aivat_mbb.tolist(),
+                "aivat_ci95_mbb": self.aivat_ci_mbb.tolist(),
+                "variance_ratio": [[None if np.isnan(x) else float(x) for x in row]
+                                   for row in ratios]}
 
 
 def _shorten(name: str, limit: int) -> str:
@@ -286,6 +313,7 @@ def run_tournament(
     lbr_deals: int = 0,
     lbr_options: Mapping[str, Any] | None = None,
     match_options: Mapping[str, Any] | None = None,
+    aivat: Any = None,
     executor: Executor | None = None,
 ) -> Tournament:
     """Play every pairing of ``entrants`` on a two-player ``game`` and score each entrant.
@@ -302,6 +330,10 @@ def run_tournament(
         lbr_deals: deals of the LBR score where there is no tree (0: no score).
         lbr_options: more arguments of ``local_best_response`` (``wp_samples``, ...).
         match_options: more arguments of ``head_to_head``.
+        aivat: a value function (``pokerzoo.evaluation.aivat.ValueFunction``, or a function of
+            the seats' policies returning one): sampled pairings are also scored by AIVAT,
+            every entrant's strategy known (``aivat_mbb``, ``aivat_ci_mbb``,
+            ``variance_ratio``); the raw table is unchanged. Exact tables need none.
         executor: a ``pokerzoo.parallel.Executor`` whose workers play the sampled pairings
             and LBR by ranges of deals (default: all here); the table is the same to the chip.
 
@@ -335,9 +367,17 @@ def run_tournament(
             f"num_deals must be at least 2 for a confidence interval, got {num_deals}"
         )
     n = len(entrants)
+    corrected: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    if aivat is not None and (tree is not None or isinstance(game, AECGame) or match_options):
+        raise ConfigError("aivat corrects sampled pairings of a game (hold'em): exact tables "
+                          "need none, and AEC envs and match options are not scored by it")
     if tree is not None:
         mean, ci, hands = _exact_pairings(tree, entrants), np.zeros((n, n)), 0
         method = "exact"
+    elif aivat is not None:
+        mean, ci, hands, corrected = _aivat_pairings(cast(Game, game), entrants, num_deals,
+                                                     root, aivat, executor)
+        method = "sampled"
     else:
         mean, ci, hands = _sampled_pairings(game, entrants, num_deals, root, match_options,
                                             executor)
@@ -357,6 +397,9 @@ def run_tournament(
         hands_per_pairing=hands,
         chip_unit=float(game.chip_unit),
         scores=tuple(scores),
+        aivat_mbb=None if corrected is None else corrected[0],
+        aivat_ci_mbb=None if corrected is None else corrected[1],
+        variance_ratio=None if corrected is None else corrected[2],
     )
 
 
@@ -410,6 +453,36 @@ def _sampled_pairings(
         ci[i, j], ci[j, i] = r.mbb_per_game_ci
         hands = r.num_hands
     return mean, ci, hands
+
+
+def _aivat_pairings(
+    game: Game,
+    entrants: Sequence[Entrant],
+    num_deals: int,
+    root: np.random.SeedSequence,
+    value: Any,
+    executor: Executor | None,
+) -> tuple[np.ndarray, np.ndarray, int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The sampled pairings played and scored raw and by AIVAT: the same streams as
+    ``_sampled_pairings``, so the raw table is the same hands'."""
+    from pokerzoo.evaluation.aivat import aivat_head_to_head
+
+    n = len(entrants)
+    mbb = 1000.0 / game.chip_unit
+    mean, ci = np.zeros((n, n)), np.zeros((n, n))
+    cor, cor_ci, ratio = np.zeros((n, n)), np.zeros((n, n)), np.ones((n, n))
+    hands = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            r = aivat_head_to_head(game, [entrants[i].policy, entrants[j].policy], num_deals,
+                                   value, rng=_stream(root, i, j), executor=executor)
+            mean[i, j], mean[j, i] = r.raw_mean * mbb
+            ci[i, j], ci[j, i] = r.raw_ci95 * mbb
+            cor[i, j], cor[j, i] = r.aivat_mean * mbb
+            cor_ci[i, j], cor_ci[j, i] = r.aivat_ci95 * mbb
+            ratio[i, j], ratio[j, i] = r.variance_ratio
+            hands = r.num_hands
+    return mean, ci, hands, (cor, cor_ci, ratio)
 
 
 def _play_pairing_deals(
