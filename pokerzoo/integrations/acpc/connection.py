@@ -67,7 +67,7 @@ class LineSocket:
                 self.sock.settimeout(None)
             try:
                 chunk = self.sock.recv(MAX_MESSAGE)
-            except socket.timeout:
+            except TimeoutError:
                 continue  # the deadline check above says so
             except OSError as exc:
                 raise Closed(f"the connection is closed ({exc.strerror or exc})") from None

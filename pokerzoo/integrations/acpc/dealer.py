@@ -55,7 +55,7 @@ from pokerzoo.evaluation.head_to_head import (
 )
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.state import HoldemState
-from pokerzoo.integrations.acpc.connection import Closed, LineSocket, Stalled
+from pokerzoo.integrations.acpc.connection import LineSocket, Stalled
 from pokerzoo.integrations.acpc.matchstate import (
     _holdem,
     action_of_token,
@@ -194,7 +194,7 @@ class Dealer:
             listener.settimeout(max(deadline - time.monotonic(), 0.001))
             try:
                 sock, _ = listener.accept()
-            except socket.timeout:
+            except TimeoutError:
                 raise self._fail(player, None, Stalled(
                     f"did not connect within {self.connect_timeout:g} s")) from None
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

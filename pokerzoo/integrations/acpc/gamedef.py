@@ -42,6 +42,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.game import HoldemGame, LimitHoldem, NoLimitHoldem
@@ -204,7 +206,7 @@ def game_of_gamedef(text: str, bet_fractions: tuple[float, ...] | None = None) -
             f"gamedef line {b_line}: blind must be 'SMALL BIG' then 0 for the other {n - 2} "
             f"seats, with 1 <= SMALL <= BIG, got {' '.join(map(str, blinds))}")
     small, big = blinds[0], blinds[1]
-    params: dict[str, object] = {"num_players": n, "small_blind": small, "big_blind": big}
+    params: dict[str, Any] = {"num_players": n, "small_blind": small, "big_blind": big}
     if "stack" in values:
         s_line, stacks = values["stack"]
         if len(stacks) not in (1, n):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games import load_game
 from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of, openspiel_game
 
-GAMES = [
+GAMES: list[tuple[str, dict[str, Any]]] = [
     ("limit_holdem", {}),
     ("no_limit_holdem", {}),
     ("limit_holdem", {"raise_cap": 3, "small_blind": 5, "big_blind": 10}),
@@ -21,7 +23,7 @@ GAMES = [
 
 @pytest.mark.parametrize("name, params", GAMES)
 def test_round_trip(name: str, params: dict) -> None:
-    game = load_game(name, **params)
+    game: Any = load_game(name, **params)
     assert game_of_gamedef(gamedef_of(game)) == game
 
 
@@ -30,7 +32,7 @@ def test_openspiel_reads_our_gamedef(name: str, params: dict) -> None:
     """OpenSpiel's universal_poker (2.0.2) reads the text and sees the same game; it reads at
     most 4 stack sizes, so 5 and 6 players are not checked here."""
     pytest.importorskip("pyspiel")
-    game = load_game(name, **params)
+    game: Any = load_game(name, **params)
     spiel = openspiel_game(game)
     parameters = spiel.get_parameters()  # type: ignore[attr-defined]
     n = game.num_players
@@ -65,7 +67,8 @@ END GAMEDEF
     nolimit = gamedef_of(load_game("no_limit_holdem")).replace(
         "# pokerzoo bet_fractions = 0.5 1\n", "")
     assert game_of_gamedef(nolimit) == load_game("no_limit_holdem")
-    assert game_of_gamedef(nolimit, bet_fractions=(1.0,)).bet_fractions == (1.0,)
+    one: Any = game_of_gamedef(nolimit, bet_fractions=(1.0,))
+    assert one.bet_fractions == (1.0,)
 
 
 def _edited(old: str, new: str, name: str = "limit_holdem") -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ from pokerzoo.integrations.acpc.matchstate import (
 )
 from pokerzoo.policy import UniformRandomPolicy
 
-GAMES = [("limit_holdem", {}), ("no_limit_holdem", {}),
+GAMES: list[tuple[str, dict[str, Any]]] = [("limit_holdem", {}), ("no_limit_holdem", {}),
          ("no_limit_holdem", {"num_players": 3, "stacks": (1500, 3000, 900)}),
          ("limit_holdem", {"num_players": 4})]
 
@@ -58,7 +59,7 @@ def _betting_actions(state: HoldemState) -> list[int]:
 
 @pytest.mark.parametrize("name, params", GAMES)
 def test_round_trip_on_random_hands(name: str, params: dict) -> None:
-    game = load_game(name, **params)
+    game: Any = load_game(name, **params)
     for hand_number, states in enumerate(_random_hands(game, 150, seed=game.num_players)):
         for state in states:
             for position in range(game.num_players):
@@ -87,7 +88,7 @@ def test_messages_agree_with_pokerkit_heads_up() -> None:
     from pokerzoo.evaluation.hand_history import HandRecorder
 
     for name in ("limit_holdem", "no_limit_holdem"):
-        game = load_game(name)
+        game: Any = load_game(name)
         sent = _random_hands(game, 60, seed=5)
         recorder = HandRecorder(game, "unused.phhs")
         for states in sent:
@@ -143,7 +144,7 @@ def test_malformed_messages_name_what_is_wrong(text: str, wanted: str) -> None:
     ("MATCHSTATE:0:0:f/:AhKh|/2c3c4c", "'/' before round 1 ended"),
 ])
 def test_betting_that_does_not_fit_the_game(text: str, wanted: str) -> None:
-    game = load_game("limit_holdem")
+    game: Any = load_game("limit_holdem")
     with pytest.raises(ConfigError) as caught:
         replay(game, parse_matchstate(text, game))
     assert wanted in str(caught.value)
@@ -162,15 +163,15 @@ def test_replies() -> None:
 
 
 def test_off_menu_actions_are_fixed_and_say_so() -> None:
-    game = load_game("no_limit_holdem")  # pot fractions 0.5 and 1, and all-in
-    state = game.new_initial_state()
+    game: Any = load_game("no_limit_holdem")  # pot fractions 0.5 and 1, and all-in
+    state: Any = game.new_initial_state()
     for card in [51, 47, 0, 5]:
         state.apply_action(card)
     # Blinds 50/100: half pot raises to 200, pot to 300, all-in to 10000.
     assert action_of_token(state, "r200").action == 2 and action_of_token(state, "r200").note \
         is None
     fixed = action_of_token(state, "r260")
-    assert fixed.action == 3 and "r260 is off pokerzoo's menu [200, 300, 10000]" in fixed.note
+    assert fixed.action == 3 and "r260 is off pokerzoo's menu [200, 300, 10000]" in str(fixed.note)
     assert action_of_token(state, "r250").action == 2  # a tie goes to the smaller size
     assert action_of_token(state, "r9000").action == 4
     with pytest.raises(ConfigError, match="needs its size"):
