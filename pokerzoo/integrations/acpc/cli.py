@@ -48,7 +48,8 @@ def parser() -> argparse.ArgumentParser:
     dealer.add_argument("--acpc-log", default=None)
     dealer.add_argument("--timeout", type=float, default=10.0, help="seconds per action")
     dealer.add_argument("--no-duplicate", action="store_true")
-    dealer.add_argument("--print-gamedef", action="store_true")
+    dealer.add_argument("--print-gamedef", action="store_true",
+                        help="print the game's ACPC gamedef and exit")
     client = sub.add_parser("client", help="play a pokerzoo player on an ACPC dealer")
     client.add_argument("--game", default="limit_holdem")
     client.add_argument("--host", default="127.0.0.1")
@@ -68,6 +69,7 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
         if args.command == "dealer":
             if args.print_gamedef:
                 print(gamedef_of(game))
+                return 0
             dealer = Dealer(game, args.hands, seed=args.seed, ports=args.port, names=args.names,
                             log=args.log, acpc_log=args.acpc_log, timeout=args.timeout,
                             duplicate=not args.no_duplicate, progress=True)
