@@ -25,7 +25,7 @@ from pokerzoo.evaluation.head_to_head import sample_action
 from pokerzoo.games.base import Game
 from pokerzoo.integrations.acpc.connection import VERSION, Closed, LineSocket
 from pokerzoo.integrations.acpc.matchstate import (
-    _holdem,
+    holdem_game,
     action_token,
     parse_matchstate,
     replay,
@@ -67,7 +67,7 @@ def play_on_dealer(
         PlayerError: the dealer could not be reached, or sent a line that is not a
             MATCHSTATE of ``game`` (one line naming it).
     """
-    holdem = _holdem(game)
+    holdem = holdem_game(game)
     state_policy = as_state_policy(policy)
     rng = np.random.default_rng(seed)
     try:

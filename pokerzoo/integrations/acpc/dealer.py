@@ -57,7 +57,7 @@ from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.state import HoldemState
 from pokerzoo.integrations.acpc.connection import LineSocket, Stalled
 from pokerzoo.integrations.acpc.matchstate import (
-    _holdem,
+    holdem_game,
     action_of_token,
     encode,
     match_state,
@@ -135,7 +135,7 @@ class Dealer:
         flush_seconds: float = 1.0,
         progress: bool = False,
     ) -> None:
-        self.game = _holdem(game)
+        self.game = holdem_game(game)
         n = self.game.num_players
         self.num_deals = count_arg(num_deals, "num_deals")
         self.entropy = match_entropy(seed_arg(seed), None)

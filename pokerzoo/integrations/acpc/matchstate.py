@@ -74,7 +74,8 @@ class MatchState:
         return f"{PREFIX}:{self.position}:{self.hand}:{self.betting_text()}:{holes}{boards}"
 
 
-def _holdem(game: Game) -> HoldemGame:
+def holdem_game(game: Game) -> HoldemGame:
+    """``game`` if it is hold'em (limit or no-limit), else a ``ConfigError``."""
     if not isinstance(game, HoldemGame):
         raise ConfigError(f"the ACPC protocol is spoken here for limit_holdem and "
                           f"no_limit_holdem, not {getattr(game, 'name', game)!r}")
@@ -175,7 +176,7 @@ def encode(state: HoldemState, position: int, hand: int) -> str:
 def match_state(state: HoldemState, position: int | None, hand: int) -> MatchState:
     """The ``MatchState`` of ``state`` seen by ``position`` (``None``: every hole card shown,
     as in the dealer's log)."""
-    _holdem(state.game)
+    holdem_game(state.game)
     if state.is_chance_node():
         raise ConfigError("a MATCHSTATE is sent at a decision or at the end of a hand, not at "
                           "a chance node")
@@ -206,7 +207,7 @@ def parse_matchstate(text: str, game: Game) -> MatchState:
         ConfigError: naming what is wrong: the prefix, a field, a token, a card, a card seen
             twice, a board that does not fit the rounds of the betting.
     """
-    n = _holdem(game).num_players
+    n = holdem_game(game).num_players
     if not isinstance(text, str):
         raise ConfigError(f"a MATCHSTATE is text, got {type(text).__name__}")
     if len(text) > MAX_MESSAGE:
@@ -292,7 +293,7 @@ def replay(game: Game, message: MatchState) -> Replay:
             before a round's cards, a round that ends without its ``/`` or a ``/`` before a
             round ended.
     """
-    holdem = _holdem(game)
+    holdem = holdem_game(game)
     shown = {c for h in message.hole_cards for c in h} | {c for b in message.board for c in b}
     stand_ins = iter(c for c in range(52) if c not in shown)
     state = holdem.new_initial_state()
