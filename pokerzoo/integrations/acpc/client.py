@@ -25,8 +25,8 @@ from pokerzoo.evaluation.head_to_head import sample_action
 from pokerzoo.games.base import Game
 from pokerzoo.integrations.acpc.connection import VERSION, Closed, LineSocket
 from pokerzoo.integrations.acpc.matchstate import (
-    holdem_game,
     action_token,
+    holdem_game,
     parse_matchstate,
     replay,
 )

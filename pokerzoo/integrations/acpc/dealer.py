@@ -57,9 +57,9 @@ from pokerzoo.games.base import Game
 from pokerzoo.games.holdem.state import HoldemState
 from pokerzoo.integrations.acpc.connection import LineSocket, Stalled
 from pokerzoo.integrations.acpc.matchstate import (
-    holdem_game,
     action_of_token,
     encode,
+    holdem_game,
     match_state,
     parse_reply,
 )
