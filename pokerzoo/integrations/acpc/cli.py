@@ -15,23 +15,25 @@ from pokerzoo.games import load_game
 from pokerzoo.games.base import Game
 from pokerzoo.integrations.acpc.client import play_on_dealer
 from pokerzoo.integrations.acpc.dealer import Dealer
-from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of
+from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of, seats_of_gamedef
 
 PlayerLoader = Callable[[str, Game], Any]
 """Makes a player from a name that is not a built-in opponent (a run folder, ...)."""
 
 
-def _game(text: str) -> Game:
-    """A game name (``limit_holdem``, ``no_limit_holdem``) or a gamedef file."""
+def _game(text: str) -> tuple[Game, tuple[int, ...] | None]:
+    """The game of a game name (``limit_holdem``, ``no_limit_holdem``) or a gamedef file, and
+    the pokerzoo seat of each ACPC position (``None``: position ``i`` is seat ``i``)."""
     path = Path(text)
     if path.is_file():
         if path.stat().st_size > 1 << 16:
             raise ConfigError(f"{text}: too large for a gamedef")
-        return game_of_gamedef(path.read_text(encoding="utf-8", errors="replace"))
+        gamedef = path.read_text(encoding="utf-8", errors="replace")
+        return game_of_gamedef(gamedef), seats_of_gamedef(gamedef)
     if text not in ("limit_holdem", "no_limit_holdem"):
         raise ConfigError(f"--game must be limit_holdem, no_limit_holdem or a gamedef file, "
                           f"got {text!r}")
-    return load_game(text)
+    return load_game(text), None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -65,8 +67,13 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
     """Run the command; errors that describe bad input are one line and exit code 2."""
     args = parser().parse_args(argv)
     try:
-        game = _game(args.game)
+        game, seats = _game(args.game)
         if args.command == "dealer":
+            if seats is not None and list(seats) != sorted(seats):
+                raise ConfigError("pokerzoo's dealer seats the small blind at position 0; this "
+                                  "gamedef puts the big blind there (reverse blinds): give "
+                                  "the dealer --game limit_holdem or no_limit_holdem or a "
+                                  "gamedef it wrote (--print-gamedef)")
             if args.print_gamedef:
                 print(gamedef_of(game))
                 return 0
@@ -85,7 +92,8 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
             else:
                 raise ConfigError(f"--opponent must be one of {opponent_names()} here (run "
                                   "folders: python -m pokerzoo.runs.acpc)")
-            seen = play_on_dealer(game, player, args.port, host=args.host, seed=args.seed)
+            seen = play_on_dealer(game, player, args.port, host=args.host, seed=args.seed,
+                                  seats=seats)
             print(f"{seen.hands} hands, {seen.actions} actions, {seen.translated} opponent "
                   "raises translated")
     except PokerzooError as exc:

@@ -16,7 +16,8 @@ the real minimum raise) changes it to a valid one, as the ACPC dealer does.
 from __future__ import annotations
 
 import socket
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from pokerzoo.evaluation.head_to_head import sample_action
 from pokerzoo.games.base import Game
 from pokerzoo.integrations.acpc.connection import VERSION, Closed, LineSocket
 from pokerzoo.integrations.acpc.matchstate import (
+    MatchState,
     action_token,
     holdem_game,
     parse_matchstate,
@@ -45,6 +47,30 @@ class ClientResult:
     """Opponent raises off pokerzoo's menu, translated to the nearest size."""
 
 
+def in_seat_order(message: MatchState, seats: Sequence[int]) -> MatchState:
+    """``message`` with ACPC position ``p`` renamed pokerzoo seat ``seats[p]`` (the receiver's
+    position and the hole-card groups; the betting and the board name no one).
+
+    >>> from pokerzoo.games import load_game
+    >>> game = load_game("limit_holdem")
+    >>> str(in_seat_order(parse_matchstate("MATCHSTATE:0:3:r:AhKh|", game), (1, 0)))
+    'MATCHSTATE:1:3:r:|AhKh'
+    """
+    holes: list[tuple[int, ...]] = [()] * len(seats)
+    for position, seat in enumerate(seats):
+        holes[seat] = message.hole_cards[position]
+    return replace(message, position=seats[message.position], hole_cards=tuple(holes))
+
+
+def _check_seats(seats: Sequence[int] | None, n: int) -> tuple[int, ...]:
+    if seats is None:
+        return tuple(range(n))
+    if sorted(seats) != list(range(n)):
+        raise ConfigError(f"seats must name each of the {n} pokerzoo seats once, one per ACPC "
+                          f"position, got {seats!r}")
+    return tuple(seats)
+
+
 def play_on_dealer(
     game: Game,
     policy: object,
@@ -54,6 +80,7 @@ def play_on_dealer(
     seed: int | None = None,
     connect_timeout: float = 30.0,
     timeout: float | None = None,
+    seats: Sequence[int] | None = None,
 ) -> ClientResult:
     """Play ``policy`` (a state policy, an agent or a callable, see ``as_state_policy``) on
     the ACPC dealer at ``host:port`` until the dealer closes the connection.
@@ -62,12 +89,15 @@ def play_on_dealer(
         game: the dealer's game (``game_of_gamedef`` reads a gamedef).
         policy: what answers on our turn; actions are drawn with a generator seeded ``seed``.
         timeout: seconds to wait for the dealer's next line (``None``: for ever).
+        seats: the pokerzoo seat of each ACPC position (``gamedef.seats_of_gamedef``;
+            default: position ``i`` is seat ``i``, as on pokerzoo's dealer).
 
     Raises:
         PlayerError: the dealer could not be reached, or sent a line that is not a
             MATCHSTATE of ``game`` (one line naming it).
     """
     holdem = holdem_game(game)
+    seat_of = _check_seats(seats, holdem.num_players)
     state_policy = as_state_policy(policy)
     rng = np.random.default_rng(seed)
     try:
@@ -87,7 +117,7 @@ def play_on_dealer(
             except Closed:
                 break  # the match is over
             try:
-                message = parse_matchstate(line, holdem)
+                message = in_seat_order(parse_matchstate(line, holdem), seat_of)
                 replayed = replay(holdem, message)
             except ConfigError as exc:
                 raise PlayerError(f"the dealer at {host}:{port} sent {line[:80]!r}: "

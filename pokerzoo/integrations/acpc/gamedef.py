@@ -16,6 +16,12 @@ Mapping of the parameters:
   cannot express: ``gamedef_of`` writes them on a comment line, ``# pokerzoo bet_fractions =
   0.5 1``, that ACPC readers skip, and ``game_of_gamedef`` reads them back (default: pokerzoo's).
 
+The ACPC competition's own heads-up gamedefs put the big blind first ("reverse blinds":
+``blind = 100 50``, ``firstPlayer = 2 1 1 1``): ``game_of_gamedef`` reads them as the same
+pokerzoo game with the two positions swapped, and ``seats_of_gamedef`` says which pokerzoo
+seat each ACPC position is (``(1, 0)`` there, else ``(0, 1, ...)``), which the client needs to
+read its messages.
+
 Antes have no ACPC counterpart, and games other than 52-card hold'em (4 rounds, 2 hole cards,
 ``numBoardCards = 0 3 1 1``) are refused.
 
@@ -168,6 +174,43 @@ def _read(text: str) -> tuple[str, dict[str, tuple[int, list[int]]], tuple[float
     return betting, values, fractions
 
 
+def _reversed_blinds(values: dict[str, tuple[int, list[int]]]) -> bool:
+    """Whether a heads-up gamedef puts the big blind at position 0 (ACPC's own files)."""
+    blinds = values.get("blind", (0, []))[1]
+    players = values.get("numPlayers", (0, []))[1]
+    return players == [2] and len(blinds) == 2 and blinds[0] > blinds[1]
+
+
+def _in_seat_order(values: dict[str, tuple[int, list[int]]],
+                   reverse: bool) -> dict[str, tuple[int, list[int]]]:
+    """The per-position values of a gamedef in pokerzoo's seat order (heads-up reverse blinds:
+    the two positions swapped; ``firstPlayer`` names positions, so it is renamed too)."""
+    if not reverse:
+        return values
+    swapped = dict(values)
+    for key in ("blind", "stack"):
+        if key in values:
+            number, got = values[key]
+            swapped[key] = (number, got[::-1])
+    if "firstPlayer" in values:
+        number, got = values["firstPlayer"]
+        swapped["firstPlayer"] = (number, [3 - p if p in (1, 2) else p for p in got])
+    return swapped
+
+
+def seats_of_gamedef(text: str) -> tuple[int, ...]:
+    """The pokerzoo seat of each ACPC position of the gamedef ``text``.
+
+    >>> reverse = "GAMEDEF\\nlimit\\nnumPlayers = 2\\nblind = 10 5\\nEND GAMEDEF"
+    >>> seats_of_gamedef(reverse), seats_of_gamedef(reverse.replace("10 5", "5 10"))
+    ((1, 0), (0, 1))
+    """
+    _, values, _ = _read(text)
+    players = values.get("numPlayers", (0, [2]))[1]
+    n = players[0] if len(players) == 1 and 2 <= players[0] <= 6 else 2
+    return (1, 0) if _reversed_blinds(values) else tuple(range(n))
+
+
 def game_of_gamedef(text: str, bet_fractions: tuple[float, ...] | None = None) -> Game:
     """The pokerzoo hold'em game of an ACPC gamedef (the reverse of ``gamedef_of``).
 
@@ -179,9 +222,11 @@ def game_of_gamedef(text: str, bet_fractions: tuple[float, ...] | None = None) -
     Raises:
         ConfigError: naming the line, for malformed text or a game pokerzoo does not play
             (another deck or number of rounds, blinds other than a small and a big blind on
-            the first two seats, an order of play or raise sizes of another game).
+            the first two positions, an order of play or raise sizes of another game).
     """
-    betting, values, written = _read(text)
+    betting, as_written, written = _read(text)
+    reverse = _reversed_blinds(as_written)
+    values = _in_seat_order(as_written, reverse)
 
     def get(key: str) -> tuple[int, list[int]]:
         if key not in values:
@@ -191,6 +236,9 @@ def game_of_gamedef(text: str, bet_fractions: tuple[float, ...] | None = None) -
     def require(key: str, wanted: list[int], why: str) -> None:
         number, got = get(key)
         if got != wanted:
+            # Say it in the gamedef's own position order.
+            wanted = _in_seat_order({key: (number, wanted)}, reverse)[key][1]
+            got = as_written[key][1]
             raise ConfigError(f"gamedef line {number}: {key} = {' '.join(map(str, got))} is not "
                               f"supported; pokerzoo plays {_line(key, wanted)} ({why})")
 
@@ -243,7 +291,9 @@ def game_of_gamedef(text: str, bet_fractions: tuple[float, ...] | None = None) -
         game = cls(**params)
     except ConfigError as exc:
         raise ConfigError(f"the gamedef does not make a pokerzoo game: {exc}") from None
-    require("firstPlayer", _first_players(game), "small blind at seat 1, big blind at seat 2")
+    require("firstPlayer", _first_players(game),
+            "big blind at position 1, small blind at position 2" if reverse
+            else "small blind at position 1, big blind at position 2")
     return game
 
 

@@ -8,7 +8,12 @@ import pytest
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.games import load_game
-from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of, openspiel_game
+from pokerzoo.integrations.acpc.gamedef import (
+    game_of_gamedef,
+    gamedef_of,
+    openspiel_game,
+    seats_of_gamedef,
+)
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("limit_holdem", {}),
@@ -85,7 +90,9 @@ def _edited(old: str, new: str, name: str = "limit_holdem") -> str:
     (_edited("numRounds = 4", "numRounds = 2"), "line 4: numRounds = 2 is not supported"),
     (_edited("numSuits = 4", "numSuits = four"), "line 10: numSuits needs non-negative"),
     (_edited("numSuits = 4", "colour = 4"), "line 10: 'colour = 4' is not 'limit'"),
-    (_edited("blind = 50 100", "blind = 100 50"), "line 6: blind must be 'SMALL BIG'"),
+    (_edited("blind = 50 100", "blind = 50 0"), "line 6: blind must be 'SMALL BIG'"),
+    (_edited("blind = 50 100", "blind = 100 50"),  # reverse blinds with our order of play
+     "line 8: firstPlayer = 1 2 2 2 is not supported; pokerzoo plays firstPlayer = 2 1 1 1"),
     (_edited("firstPlayer = 1 2 2 2", "firstPlayer = 2 1 1 1"),
      "line 8: firstPlayer = 2 1 1 1 is not supported"),
     (_edited("maxRaises = 3 4 4 4", "maxRaises = 4 4 4 4"), "line 9: maxRaises must be"),
@@ -108,3 +115,44 @@ def test_games_acpc_cannot_hold() -> None:
         gamedef_of(load_game("no_limit_holdem", ante=10))
     with pytest.raises(ConfigError, match="not 'leduc_holdem'"):
         gamedef_of(load_game("leduc_holdem"))
+
+
+# The heads-up gamedefs of the ACPC competition: big blind at position 0 ("reverse blinds").
+ACPC_LIMIT = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+ACPC_NOLIMIT = """GAMEDEF
+nolimit
+numPlayers = 2
+numRounds = 4
+stack = 20000 19000
+blind = 100 50
+firstPlayer = 2 1 1 1
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+
+def test_reverse_blinds_are_our_game_with_positions_swapped() -> None:
+    assert game_of_gamedef(ACPC_LIMIT) == load_game("limit_holdem", small_blind=5,
+                                                     big_blind=10)
+    assert seats_of_gamedef(ACPC_LIMIT) == (1, 0)
+    # Position 0's stack is the big blind's: pokerzoo's seat 1.
+    assert game_of_gamedef(ACPC_NOLIMIT) == load_game("no_limit_holdem", stacks=(19000, 20000))
+    assert seats_of_gamedef(ACPC_NOLIMIT) == (1, 0)
+    assert seats_of_gamedef(gamedef_of(load_game("no_limit_holdem", num_players=3))) \
+        == (0, 1, 2)
