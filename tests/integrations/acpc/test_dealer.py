@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +12,11 @@ import pytest
 
 from pokerzoo.errors import ConfigError, PlayerError
 from pokerzoo.evaluation import head_to_head
+from pokerzoo.evaluation.aivat import aivat_head_to_head, score_logged_hands
 from pokerzoo.evaluation.hand_history import read_text_log
 from pokerzoo.evaluation.opponents import AlwaysCallPolicy
 from pokerzoo.games import load_game
-from pokerzoo.games.base import Game
+from pokerzoo.games.base import Game, State
 from pokerzoo.integrations.acpc.client import play_on_dealer
 from pokerzoo.integrations.acpc.dealer import Dealer
 from pokerzoo.integrations.acpc.matchstate import parse_matchstate, replay
@@ -128,3 +129,46 @@ def test_bad_dealer_arguments_are_one_line() -> None:
         Dealer(load_game("kuhn_poker"), 1)
     with pytest.raises(ConfigError, match="a player's name"):
         Dealer(game, 1, names=["a|b", "c"])
+
+
+class SplitPotValues:
+    """A cheap fixed value function for AIVAT: each player still in gets an equal share of the
+    pot, shifted by how high its hole cards rank against the others'."""
+
+    def values(self, states: Sequence[State]) -> np.ndarray:
+        out = np.zeros((len(states), 2))
+        for k, state in enumerate(states):
+            if state.is_terminal():
+                out[k] = state.returns()
+                continue
+            public = state.public_state()
+            spent = np.asarray(public["contributions"], dtype=float)
+            live = ~np.asarray(public["folded"])
+            share = np.where(live, spent.sum() / live.sum(), 0.0) - spent
+            ranks = np.array([sum(c // 4 for c in cards)
+                              for cards in state.private_cards()], dtype=float)
+            out[k] = share + ranks - ranks.mean()
+        return out
+
+
+def test_aivat_scores_the_dealer_log_as_the_in_process_match(background: Background,
+                                                             tmp_path: Path) -> None:
+    """The hand log is what AIVAT reads: scored by name, the dealer's match gives the same
+    raw and AIVAT means as ``aivat_head_to_head`` on the same deals (player 1 an outside
+    player: only chance and player 0's decisions corrected)."""
+    game = load_game("limit_holdem")
+    policies = [HashPolicy(3), HashPolicy(4)]
+    dealer = Dealer(game, 10, seed=11, names=["known", "outside"], log=tmp_path / "m.txt")
+    for policy, port in zip(policies, dealer.ports):
+        background.start(lambda policy=policy, port=port: play_on_dealer(game, policy, port))
+    result = dealer.run()
+    background.join()
+    logged = score_logged_hands(game, list(read_text_log(tmp_path / "m.txt")),
+                                SplitPotValues(), {"known": policies[0]})
+    expected = aivat_head_to_head(game, policies, 10, SplitPotValues(), known=[True, False],
+                                  seed=11)
+    assert logged.names == ("known", "outside") and logged.num_hands == 20
+    np.testing.assert_allclose(logged.raw_mean, result.match.mean_chips, atol=1e-9)
+    np.testing.assert_allclose(logged.raw_mean, expected.raw_mean, atol=1e-9)
+    np.testing.assert_allclose(logged.aivat_mean, expected.aivat_mean, atol=1e-9)
+    assert not np.allclose(logged.per_hand_aivat, logged.per_hand_raw)  # it did correct
