@@ -1,0 +1,1 @@
+"""pokerzoo and the ACPC protocol."""
