@@ -7,13 +7,26 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from pokerzoo.errors import ConfigError
+from pokerzoo.games import load_game
 from pokerzoo.games.base import Game
 from pokerzoo.integrations.acpc.cli import main as acpc_main
 from pokerzoo.runs.load import load_agent
 
 
 def _run_folder(path: str, game: Game) -> Any:
-    return load_agent(path)
+    """The agent of the run folder (or checkpoint) ``path``, refused unless it plays ``game``."""
+    try:
+        agent = load_agent(path)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"--opponent {path!r}: {exc}") from None
+    build = agent.build or {}
+    if build.get("game") is not None:
+        trained = load_game(build["game"], **(build.get("game_params") or {}))
+        if trained != game:
+            raise ConfigError(f"--opponent {path!r} plays {trained!r}, not the dealer's "
+                              f"{game!r}")
+    return agent
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,35 @@ from pokerzoo.integrations.acpc.gamedef import (
     seats_of_gamedef,
 )
 
+# The heads-up gamedefs of the ACPC competition: big blind at position 0 ("reverse blinds").
+ACPC_LIMIT = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+ACPC_NOLIMIT = """GAMEDEF
+nolimit
+numPlayers = 2
+numRounds = 4
+stack = 20000 19000
+blind = 100 50
+firstPlayer = 2 1 1 1
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("limit_holdem", {}),
     ("no_limit_holdem", {}),
@@ -53,20 +82,9 @@ def test_openspiel_reads_our_gamedef(name: str, params: dict) -> None:
 
 
 def test_acpc_gamedef_without_stack_or_fractions() -> None:
-    text = """GAMEDEF
-limit
-numPlayers = 2
-numRounds = 4
-blind = 5 10
-raiseSize = 10 10 20 20
-firstPlayer = 1 2 2 2
-maxRaises = 3 4 4 4
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
+    # ACPC's limit file in pokerzoo's seat order: no stack line, no pokerzoo comment.
+    text = ACPC_LIMIT.replace("blind = 10 5", "blind = 5 10").replace(
+        "firstPlayer = 2 1 1 1", "firstPlayer = 1 2 2 2")
     game = game_of_gamedef(text)
     assert game == load_game("limit_holdem", small_blind=5, big_blind=10)
     nolimit = gamedef_of(load_game("no_limit_holdem")).replace(
@@ -115,36 +133,6 @@ def test_games_acpc_cannot_hold() -> None:
         gamedef_of(load_game("no_limit_holdem", ante=10))
     with pytest.raises(ConfigError, match="not 'leduc_holdem'"):
         gamedef_of(load_game("leduc_holdem"))
-
-
-# The heads-up gamedefs of the ACPC competition: big blind at position 0 ("reverse blinds").
-ACPC_LIMIT = """GAMEDEF
-limit
-numPlayers = 2
-numRounds = 4
-blind = 10 5
-raiseSize = 10 10 20 20
-firstPlayer = 2 1 1 1
-maxRaises = 3 4 4 4
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
-ACPC_NOLIMIT = """GAMEDEF
-nolimit
-numPlayers = 2
-numRounds = 4
-stack = 20000 19000
-blind = 100 50
-firstPlayer = 2 1 1 1
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
 
 
 def test_reverse_blinds_are_our_game_with_positions_swapped() -> None:
