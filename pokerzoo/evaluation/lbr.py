@@ -51,6 +51,7 @@ from pokerzoo.policy import RangePolicy, StatePolicy, as_state_policy
 COMBOS = np.array([(i, j) for i in range(52) for j in range(i + 1, 52)], dtype=np.int64)
 """The 1,326 hole-card pairs, ``COMBOS[k] = (low card, high card)``."""
 _COMBO_LISTS = [[int(a), int(b)] for a, b in COMBOS]
+_COMBO_TUPLES = [(int(a), int(b)) for a, b in COMBOS]
 _HAS_CARD = np.zeros((52, len(COMBOS)), dtype=bool)
 _HAS_CARD[COMBOS[:, 0], np.arange(len(COMBOS))] = True
 _HAS_CARD[COMBOS[:, 1], np.arange(len(COMBOS))] = True
