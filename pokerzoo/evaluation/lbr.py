@@ -15,6 +15,12 @@ decisions picks greedily, assuming the hand is then checked down:
   ``raise`` the chips the opponent must add to call;
 * fold (utility 0) if every option loses, else the best option.
 
+The range is swept at once: a policy that answers ``range_table(state, player)`` (the
+``pokerzoo.policy.RangePolicy`` protocol; network policies do it in one forward pass) is asked
+once per opponent action and per bet option, other policies once per pair; the showdowns of
+every pair on every sampled board come from one compiled kernel (``showdown_outcomes``).
+``reference=True`` keeps the original one-query-per-pair path, which wins the same chips.
+
 Since LBR is one particular response, its average winnings over both seats are a lower bound
 (up to sampling error: a 95% CI is returned) on the policy's exploitability
 ``(BR_0 + BR_1) / 2``.
