@@ -18,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import State
+
+NUM_HOLE_PAIRS = 1326
+"""Hole-card pairs of a 52-card deck: the rows of a ``RangePolicy``'s table."""
 
 
 @runtime_checkable
@@ -39,6 +44,17 @@ class PolicySource(Protocol):
     def act_probabilities(self, observation: Any, info: Mapping[str, Any] | None = None) -> Any: ...
 
 
+@runtime_checkable
+class RangePolicy(Protocol):
+    """Protocol of policies that answer for a whole hold'em range at once:
+    ``range_table(state, player)`` is ``[1326, num_actions]``, row ``k`` the probabilities
+    ``player`` would play at ``state`` holding the ``k``-th hole-card pair (pairs ``(i, j)``,
+    ``i < j``, in lexicographic order), whatever ``player`` really holds. Range evaluators
+    (LBR) use it instead of one query per pair; a network answers with one forward pass."""
+
+    def range_table(self, state: State, player: int) -> np.ndarray: ...
+
+
 class UniformRandomPolicy:
     """Plays every legal action with equal probability."""
 
@@ -46,6 +62,13 @@ class UniformRandomPolicy:
         legal = state.legal_actions()
         p = 1.0 / len(legal)
         return {a: p for a in legal}
+
+    def range_table(self, state: State, player: int) -> np.ndarray:
+        """The same row for every hole-card pair (``RangePolicy``)."""
+        legal = state.legal_actions()
+        row = np.zeros(state.game.num_distinct_actions)
+        row[legal] = 1.0 / len(legal)
+        return np.broadcast_to(row, (NUM_HOLE_PAIRS, len(row)))
 
 
 class CallablePolicy:

@@ -15,6 +15,12 @@ decisions picks greedily, assuming the hand is then checked down:
   ``raise`` the chips the opponent must add to call;
 * fold (utility 0) if every option loses, else the best option.
 
+The range is swept at once: a policy that answers ``range_table(state, player)`` (the
+``pokerzoo.policy.RangePolicy`` protocol; network policies do it in one forward pass) is asked
+once per opponent action and per bet option, other policies once per pair; the showdowns of
+every pair on every sampled board come from one compiled kernel (``showdown_outcomes``).
+``reference=True`` keeps the original one-query-per-pair path, which wins the same chips.
+
 Since LBR is one particular response, its average winnings over both seats are a lower bound
 (up to sampling error: a 95% CI is returned) on the policy's exploitability
 ``(BR_0 + BR_1) / 2``.
@@ -34,17 +40,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+import numba
 import numpy as np
 
 from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.arguments import count_arg, is_int, seed_arg
 from pokerzoo.evaluation.head_to_head import Z95, deal_rng, match_entropy, sample_action
 from pokerzoo.games.base import Game
+from pokerzoo.games.holdem.arrays import hand_value
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
 from pokerzoo.parallel import Executor, deal_ranges, run_map
-from pokerzoo.policy import StatePolicy, as_state_policy
+from pokerzoo.policy import RangePolicy, StatePolicy, as_state_policy
 
 COMBOS = np.array([(i, j) for i in range(52) for j in range(i + 1, 52)], dtype=np.int64)
 """The 1,326 hole-card pairs, ``COMBOS[k] = (low card, high card)``."""
@@ -53,6 +61,26 @@ _COMBO_TUPLES = [(int(a), int(b)) for a, b in COMBOS]
 _HAS_CARD = np.zeros((52, len(COMBOS)), dtype=bool)
 _HAS_CARD[COMBOS[:, 0], np.arange(len(COMBOS))] = True
 _HAS_CARD[COMBOS[:, 1], np.arange(len(COMBOS))] = True
+
+
+@numba.njit(cache=True, nogil=True)
+def showdown_outcomes(hole: np.ndarray, boards: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``[len(boards), len(pairs)]``: 1 where ``hole`` beats the pair on the five-card board
+    row, 0.5 for a tie, 0 for a loss (pairs sharing a card with a board get a value too;
+    callers weight them by zero)."""
+    out = np.empty((boards.shape[0], pairs.shape[0]))
+    cards = np.empty(7, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    for b in range(boards.shape[0]):
+        for c in range(5):
+            cards[c + 2] = boards[b, c]
+        cards[0], cards[1] = hole[0], hole[1]
+        mine = hand_value(cards, counts)
+        for k in range(pairs.shape[0]):
+            cards[0], cards[1] = pairs[k, 0], pairs[k, 1]
+            theirs = hand_value(cards, counts)
+            out[b, k] = 1.0 if theirs < mine else (0.5 if theirs == mine else 0.0)
+    return out
 
 
 @dataclass(frozen=True)
@@ -124,6 +152,9 @@ class LocalBestResponse:
             every bet/raise id of the game.
         wp_samples: board completions sampled to estimate the win probability.
         rng: generator for the board samples.
+        reference: answer with one policy query and one evaluator call per pair (the
+            original implementation, kept to check the batched one against: the same
+            decisions, to the chip).
     """
 
     def __init__(
@@ -133,6 +164,7 @@ class LocalBestResponse:
         bet_actions: Sequence[int] | None = None,
         wp_samples: int = 24,
         rng: np.random.Generator | None = None,
+        reference: bool = False,
     ) -> None:
         if not (isinstance(game, Game) and game.game_type.lbr) or game.num_players != 2:
             raise ConfigError(f"LBR needs heads-up limit or no-limit hold'em, got {game!r}")
@@ -156,6 +188,7 @@ class LocalBestResponse:
             )
         self.bet_actions = tuple(int(a) for a in self.bet_actions)
         self.rng = rng if rng is not None else np.random.default_rng()
+        self.reference = bool(reference)
 
     # -------------------------------------------------------------- range bookkeeping
 
@@ -168,17 +201,26 @@ class LocalBestResponse:
         """Zero the pairs holding a dealt (or LBR-held) card."""
         weights[_HAS_CARD[card]] = 0.0
 
-    def observe_opponent(
-        self, state: HoldemState, opponent: int, action: int, weights: np.ndarray
-    ) -> None:
-        """Bayes update of the range after the opponent plays ``action`` at ``state``."""
-        active = np.flatnonzero(weights)
+    def range_probabilities(
+        self, state: HoldemState, opponent: int, action: int, active: np.ndarray
+    ) -> np.ndarray:
+        """The probability of ``action`` at ``state`` for each pair ``active`` the opponent
+        may hold: one ``range_table`` query for a ``RangePolicy``, else one query per pair."""
+        if isinstance(self.policy, RangePolicy) and not self.reference:
+            return np.asarray(self.policy.range_table(state, opponent))[active, action]
         probe = state.clone()
         probs = np.empty(len(active))
         for j, k in enumerate(active):
             probe.replace_private_cards(opponent, _COMBO_LISTS[k])
             probs[j] = self.policy.action_probabilities(probe).get(action, 0.0)
-        weights[active] *= probs
+        return probs
+
+    def observe_opponent(
+        self, state: HoldemState, opponent: int, action: int, weights: np.ndarray
+    ) -> None:
+        """Bayes update of the range after the opponent plays ``action`` at ``state``."""
+        active = np.flatnonzero(weights)
+        weights[active] *= self.range_probabilities(state, opponent, action, active)
         total = weights.sum()
         if total > 0:
             weights /= total  # renormalise: long hands would otherwise underflow
@@ -191,34 +233,42 @@ class LocalBestResponse:
         board = state.public_state()["public_cards"]
         active = np.flatnonzero(weights)
         w = weights[active]
-        pairs = [_COMBO_TUPLES[k] for k in active]
         need = 5 - len(board)
         dead = set(hole) | set(board)
         rest = np.array([c for c in range(52) if c not in dead])
         samples = 1 if need == 0 else self.wp_samples
+        # The completions are drawn first, in the reference's order, so both read one stream.
+        extras = [[int(c) for c in self.rng.choice(rest, size=need, replace=False)]
+                  for _ in range(samples)]
+        if self.reference:
+            outcomes = [self._outcomes_loop(hole, board + extra, active) for extra in extras]
+        else:
+            fulls = np.array([board + extra for extra in extras], dtype=np.int64)
+            outcomes = list(showdown_outcomes(np.array(hole, dtype=np.int64), fulls,
+                                              COMBOS[active]))
         score = total = 0.0
-        for _ in range(samples):
-            extra = [int(c) for c in self.rng.choice(rest, size=need, replace=False)]
-            full = board + extra
-            mine = evaluate_7(*hole, *full)
+        for extra, outcome in zip(extras, outcomes, strict=True):
             ok = w * ~np.any(_HAS_CARD[extra], axis=0)[active] if extra else w
-            b0, b1, b2, b3, b4 = full
-            ev = evaluate_7  # local name: this loop is LBR's hot spot
-            ranks = np.array([ev(a, b, b0, b1, b2, b3, b4) for a, b in pairs])
-            score += float(ok @ ((ranks > mine) + 0.5 * (ranks == mine)))
+            score += float(ok @ outcome)
             total += float(ok.sum())
         return score / total if total > 0 else 0.5
+
+    @staticmethod
+    def _outcomes_loop(hole: Sequence[int], full: Sequence[int], active: np.ndarray) -> np.ndarray:
+        """Reference of ``showdown_outcomes`` for one board: one evaluator call per pair."""
+        mine = evaluate_7(*hole, *full)
+        b0, b1, b2, b3, b4 = full
+        ev = evaluate_7
+        ranks = np.array([ev(a, b, b0, b1, b2, b3, b4) for a, b in (_COMBO_TUPLES[k]
+                                                                    for k in active)])
+        return (ranks > mine) + 0.5 * (ranks == mine)
 
     def fold_probability(self, child: HoldemState, opponent: int, weights: np.ndarray) -> float:
         """Range-weighted probability that the opponent folds at ``child``."""
         if child.current_player() != opponent:
             return 0.0
         active = np.flatnonzero(weights)
-        probe = child.clone()
-        folds = np.empty(len(active))
-        for j, k in enumerate(active):
-            probe.replace_private_cards(opponent, _COMBO_LISTS[k])
-            folds[j] = self.policy.action_probabilities(probe).get(FOLD, 0.0)
+        folds = self.range_probabilities(child, opponent, FOLD, active)
         w = weights[active]
         return float(w @ folds / w.sum())
 
@@ -282,6 +332,7 @@ class LBRSpec:
     bet_actions: tuple[int, ...]
     wp_samples: int
     entropy: int
+    reference: bool = False
 
 
 def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
@@ -289,7 +340,8 @@ def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
     deal ``d`` draws its deck, the policy's actions and LBR's board samples from its own
     stream, so the result does not depend on which worker plays it."""
     start, stop = deals
-    lbr = LocalBestResponse(spec.game, spec.policy, spec.bet_actions, spec.wp_samples)
+    lbr = LocalBestResponse(spec.game, spec.policy, spec.bet_actions, spec.wp_samples,
+                            reference=spec.reference)
     wins = np.zeros((stop - start, 2))
     for d in range(start, stop):
         rng = deal_rng(spec.entropy, d)
@@ -310,6 +362,7 @@ def local_best_response(
     bet_actions: Sequence[int] | None = None,
     wp_samples: int = 24,
     executor: Executor | None = None,
+    reference: bool = False,
 ) -> LBRResult:
     """Estimate a lower bound on ``policy``'s exploitability by playing LBR against it.
 
@@ -327,6 +380,8 @@ def local_best_response(
         wp_samples: board completions per win-probability estimate.
         executor: a ``pokerzoo.parallel.Executor`` whose workers play ranges of deals
             (default: all here); the result is the same to the chip.
+        reference: play with the original per-pair implementation (one policy query and
+            one hand evaluation per pair; slow, the same winnings to the chip).
 
     Returns:
         An ``LBRResult``; ``mbb_per_game`` is the lower bound and ``mbb_per_game_ci`` its
@@ -337,7 +392,8 @@ def local_best_response(
     if rng is not None and not isinstance(rng, np.random.Generator):
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     lbr = LocalBestResponse(game, policy, bet_actions, wp_samples)  # checks the arguments
-    spec = LBRSpec(lbr.game, lbr.policy, lbr.bet_actions, lbr.wp_samples, match_entropy(seed, rng))
+    spec = LBRSpec(lbr.game, lbr.policy, lbr.bet_actions, lbr.wp_samples,
+                   match_entropy(seed, rng), bool(reference))
     parts = run_map(executor, lbr_deals, spec, deal_ranges(num_deals, executor))
     wins = np.concatenate(parts)
     if len(wins) != num_deals:
