@@ -13,6 +13,10 @@ range solver from the blueprint's ranges, unsafe re-solving) is measured three w
 * the EV loss (``pokerzoo.evaluation.spot_decision``) of both at a river spot the blueprint reaches
   (its own ranges there, ``own_ranges``): the first decision of each player.
 
+The blueprint (``--run``, default ``runs/hunl_spot_deep_cfr``) is rebuilt by ``python train.py
+--config configs/hunl_blueprint.toml`` (2.5 min, 7.5 GB peak memory; the same blueprint as the
+recorded results, deal by deal: ``bench/results/blueprint.md``).
+
 Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
 ``--out`` rewritten; a rerun with the same settings goes on where it stopped.
 
@@ -213,7 +217,9 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         "machine).",
         "",
         f"Blueprint: `{s['run']}` (Deep CFR, 10 iterations, no-limit hold'em $1/$2, $200 "
-        f"stacks, sizes 1/2, 3/4, 1 pot and all-in). Re-solving: streets {s['streets']}, "
+        f"stacks, sizes 1/2, 3/4, 1 pot and all-in; rebuilt by `python train.py --config "
+        f"configs/hunl_blueprint.toml`, bench/results/blueprint.md). Re-solving: streets "
+        f"{s['streets']}, "
         f"unsafe, from the blueprint's ranges (each street's re-solve gives the next street's "
         f"ranges), stopped at {s['exploitability_pct']}% of the pot or {s['iterations']} "
         f"iterations; turn trees capped at {s['turn_raise_cap']} bets+raises per street, "
