@@ -13,7 +13,8 @@ if the hand went to showdown from there with no more betting:
 
 Terminal states return their true payoffs (``state.returns()``). The equity is exact when the
 unknown cards are at most two board cards (river: one comparison; turn: 44 rivers; flop: 990
-turn-river pairs); otherwise (pre-flop, and while hole cards are being dealt) it is the mean
+turn-river pairs), and pre-flop with every hole card dealt when the exact pre-flop table is
+given (``preflop=``); otherwise (pre-flop, and while hole cards are being dealt) it is the mean
 over ``samples`` random completions drawn by a generator seeded from the state's cards alone,
 so the function is deterministic and depends on nothing but the state, as AIVAT's unbiasedness
 needs (Burch et al., "AIVAT: A New Variance Reduction Technique for Agent Evaluation in
@@ -41,11 +42,17 @@ import numpy as np
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.base import Game, State
 from pokerzoo.games.holdem.arrays import hand_value
+from pokerzoo.public.spots.preflop_equity import COMBOS, NUM_COMBOS, EquityTable
 
 _DECK = 52
 _NO_CARD = -1
 DEFAULT_SAMPLES = 2000
 """Sampled completions per state where the exact enumeration is too large."""
+
+_COMBO_OF = np.full((_DECK, _DECK), -1, dtype=np.int64)
+_COMBO_OF[COMBOS[:, 0], COMBOS[:, 1]] = np.arange(NUM_COMBOS)
+_COMBO_OF[COMBOS[:, 1], COMBOS[:, 0]] = np.arange(NUM_COMBOS)
+"""The preflop table's combo index of two cards, in either order."""
 
 
 @numba.njit(cache=True)
@@ -162,12 +169,18 @@ class CheckDownValues:
         game: a heads-up hold'em game (limit or no-limit).
         samples: random completions per state where the equity is not enumerated exactly
             (pre-flop and during the deal); keyword-only.
+        preflop: the exact all-in equities of every pair of combos
+            (``pokerzoo.public.spots.preflop_equity.equity_table()``, built once in about two
+            minutes and cached): with it, pre-flop states with all four hole cards dealt are
+            exact instead of sampled; keyword-only.
 
     Raises:
-        ConfigError: if the game is not heads-up hold'em or ``samples`` is not positive.
+        ConfigError: if the game is not heads-up hold'em, ``samples`` is not positive or
+            ``preflop`` is not an equity table.
     """
 
-    def __init__(self, game: Game, *, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(self, game: Game, *, samples: int = DEFAULT_SAMPLES,
+                 preflop: EquityTable | None = None) -> None:
         starting = getattr(game, "starting_stacks", None)
         if starting is None or not hasattr(game, "odd_chip_order"):
             raise ConfigError(f"CheckDownValues needs a hold'em game, got {game.name}")
@@ -176,8 +189,14 @@ class CheckDownValues:
                               f"{game.num_players} players")
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ConfigError(f"samples must be a positive int, got {samples!r}")
+        if preflop is not None and not (isinstance(preflop, EquityTable)
+                                        and preflop.wins.shape == (NUM_COMBOS, NUM_COMBOS)
+                                        and preflop.ties.shape == (NUM_COMBOS, NUM_COMBOS)):
+            raise ConfigError(f"preflop must be an EquityTable of {NUM_COMBOS} x {NUM_COMBOS} "
+                              f"combos (preflop_equity.equity_table()), got {preflop!r:.80}")
         self.game = game
         self.samples = samples
+        self._preflop = None if preflop is None else preflop.equity
         self._smallest_stack = int(min(starting))
 
     def values(self, states: Sequence[State]) -> np.ndarray:
@@ -206,7 +225,17 @@ class CheckDownValues:
         if rows:
             card_array = np.asarray(cards, dtype=np.int64)
             seeds = np.array([_card_seed(r) for r in card_array], dtype=np.uint64)
-            won = (2.0 * _equities(card_array, seeds, self.samples) - 1.0) * np.asarray(matched)
+            equity = np.empty(len(rows))
+            # The table's rows: every hole card dealt and no board; the rest are computed.
+            looked_up = np.zeros(len(rows), dtype=bool)
+            if self._preflop is not None:
+                looked_up = (card_array[:, :4] >= 0).all(axis=1) & (card_array[:, 4] < 0)
+                first = _COMBO_OF[card_array[looked_up, 0], card_array[looked_up, 1]]
+                second = _COMBO_OF[card_array[looked_up, 2], card_array[looked_up, 3]]
+                equity[looked_up] = self._preflop[first, second]
+            rest = ~looked_up
+            equity[rest] = _equities(card_array[rest], seeds[rest], self.samples)
+            won = (2.0 * equity - 1.0) * np.asarray(matched)
             out[rows, 0] = won
             out[rows, 1] = -won
         return out

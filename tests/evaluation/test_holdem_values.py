@@ -13,6 +13,12 @@ from pokerzoo.evaluation.holdem_values import CheckDownValues
 from pokerzoo.games import load_game
 from pokerzoo.games.holdem.cards import hand_rank
 from pokerzoo.policy import CallablePolicy, UniformRandomPolicy
+from pokerzoo.public.spots.preflop_equity import (
+    BOARDS_PER_MATCHUP,
+    COMBOS,
+    NUM_COMBOS,
+    EquityTable,
+)
 
 GAME = load_game("no_limit_holdem", small_blind=1, big_blind=2, stacks=200,
                  bet_fractions=[0.5, 1.0])
@@ -93,6 +99,24 @@ def test_zero_sum_deterministic_and_independent_of_the_batch() -> None:
     assert CheckDownValues(GAME).values([swapped])[0].tolist() == first[-1, ::-1].tolist()
     assert first[-1, 0] == pytest.approx(
         (2 * _brute_equity([12, 13, 40, 44], [0, 9, 22]) - 1) * 2, abs=1e-12)
+
+
+def test_a_preflop_table_replaces_the_sampled_preflop_equities() -> None:
+    # A made-up table (the real one takes minutes to count): the lookup must find each pair.
+    index = np.arange(NUM_COMBOS)
+    wins = (index[:, None] * 7 + index[None, :] * 3) % 1000 * 1000
+    ties = (index[:, None] + index[None, :]) % 500
+    values = CheckDownValues(GAME, preflop=EquityTable(wins=wins, ties=ties))
+    aces = int(np.flatnonzero((COMBOS[:, 0] == 50) & (COMBOS[:, 1] == 51))[0])
+    low = int(np.flatnonzero((COMBOS[:, 0] == 3) & (COMBOS[:, 1] == 7))[0])
+    preflop = _deal(GAME, [51, 50, 7, 3], actions_before_flop=())   # cards in either order
+    equity = (wins[aces, low] + ties[aces, low] / 2) / BOARDS_PER_MATCHUP
+    assert values.values([preflop])[0].tolist() == [(2 * equity - 1) * 2, -(2 * equity - 1) * 2]
+    # States the table does not cover are computed as without it.
+    others = [GAME.new_initial_state(), _deal(GAME, [51, 50, 7, 3, 0, 9, 22])]
+    assert np.array_equal(values.values(others), CheckDownValues(GAME).values(others))
+    with pytest.raises(ConfigError, match="EquityTable"):
+        CheckDownValues(GAME, preflop=EquityTable(wins=wins[:3], ties=ties[:3]))
 
 
 def test_bad_arguments_are_one_line() -> None:
