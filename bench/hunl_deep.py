@@ -23,6 +23,10 @@ of ``--work`` and of each
 ``--earlier`` run (a directory of the same records; a ``note.md`` in a records directory is
 that run's reading, shown under its tables).
 
+The agents trained here are this benchmark's own (the paper's 50/100 game), not the HUNL
+blueprint of the other ``bench/hunl_*`` benchmarks: that one is rebuilt by ``python train.py
+--config configs/hunl_blueprint.toml`` (``bench/results/blueprint.md``).
+
     python bench/hunl_deep.py                          # the default (tiny) budget
     python bench/hunl_deep.py --agents deep-cfr --iterations 4 --eval-at 2,4   # a quick look
     python bench/hunl_deep.py --summary-only \\

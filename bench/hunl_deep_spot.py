@@ -9,6 +9,10 @@ ranges and at the ranges a run's own play reaches the decision with (``--own-fro
 blind's bet included). Each equilibrium is saved under ``--work`` and each score written
 there as JSON, so a stopped run resumes; ``--summary`` prints the tables from the records.
 
+The Deep CFR run is the HUNL blueprint, rebuilt by ``python train.py --config
+configs/hunl_blueprint.toml`` into ``runs/hunl_spot_deep_cfr`` (2.5 min, 7.5 GB; checked
+against the recorded matches in ``bench/results/blueprint.md``).
+
     python bench/hunl_deep_spot.py --ranges declared
     python bench/hunl_deep_spot.py --ranges own --own-from runs/hunl_spot_deep_cfr
 """
