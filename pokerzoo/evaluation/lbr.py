@@ -97,6 +97,11 @@ class LBRResult:
     """95% confidence half-width of ``mean_chips`` (over deals)."""
     seat_mean_chips: tuple[float, float]
     """LBR's average winnings per hand as seat 0 (button) and as seat 1."""
+    aivat_mean_chips: float | None = None
+    """With ``aivat=``: LBR's AIVAT-corrected winnings per hand (the same hands)."""
+    aivat_ci_chips: float | None = None
+    variance_ratio: float | None = None
+    """Raw per-deal variance over AIVAT's (``None`` without AIVAT or where AIVAT's is 0)."""
 
     @property
     def mbb_per_game(self) -> float:
@@ -188,6 +193,9 @@ class LocalBestResponse:
             )
         self.bet_actions = tuple(int(a) for a in self.bet_actions)
         self.rng = rng if rng is not None else np.random.default_rng()
+        self.aivat: object = None  # a value function: record the policy's probabilities
+        self.known: dict[int, dict[int, float]] = {}
+        self.last_history: list[int] = []
         self.reference = bool(reference)
 
     # -------------------------------------------------------------- range bookkeeping
@@ -317,10 +325,23 @@ class LocalBestResponse:
             elif p == seat:
                 state.apply_action(self.action(state, weights))
             else:
-                a = sample_action(self.policy.action_probabilities(state), rng)
+                dist = self.policy.action_probabilities(state)
+                a = sample_action(dist, rng)
+                if self.aivat is not None:
+                    self.known[len(state.history())] = dict(dist)
                 self.observe_opponent(state, opp, a, weights)
                 state.apply_action(a)
+        self.last_history = state.history()
         return state.returns()[seat]
+
+    def aivat_score(self, seat: int, value: object) -> float:
+        """LBR's AIVAT score of the hand just played in ``seat``: chance and the policy's
+        decisions corrected (LBR's own are pure: their terms are zero)."""
+        from pokerzoo.evaluation.aivat import score_hand
+
+        history = self.last_history
+        probs = [self.known.get(step) for step in range(len(history))]
+        return float(score_hand(self.game, history, value, probs).corrected[seat])  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -333,6 +354,7 @@ class LBRSpec:
     wp_samples: int
     entropy: int
     reference: bool = False
+    aivat: object = None
 
 
 def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
@@ -342,13 +364,17 @@ def lbr_deals(spec: LBRSpec, deals: tuple[int, int]) -> np.ndarray:
     start, stop = deals
     lbr = LocalBestResponse(spec.game, spec.policy, spec.bet_actions, spec.wp_samples,
                             reference=spec.reference)
-    wins = np.zeros((stop - start, 2))
+    lbr.aivat = spec.aivat
+    wins = np.zeros((stop - start, 2 if spec.aivat is None else 4))
     for d in range(start, stop):
         rng = deal_rng(spec.entropy, d)
         lbr.rng = rng
         deck = rng.permutation(52)
         for seat in (0, 1):
+            lbr.known = {}
             wins[d - start, seat] = lbr.play(seat, deck, rng)
+            if spec.aivat is not None:
+                wins[d - start, 2 + seat] = lbr.aivat_score(seat, spec.aivat)
     return wins
 
 
@@ -363,6 +389,7 @@ def local_best_response(
     wp_samples: int = 24,
     executor: Executor | None = None,
     reference: bool = False,
+    aivat: object = None,
 ) -> LBRResult:
     """Estimate a lower bound on ``policy``'s exploitability by playing LBR against it.
 
@@ -382,6 +409,10 @@ def local_best_response(
             (default: all here); the result is the same to the chip.
         reference: play with the original per-pair implementation (one policy query and
             one hand evaluation per pair; slow, the same winnings to the chip).
+        aivat: a value function (``pokerzoo.evaluation.aivat.ValueFunction``, e.g.
+            ``holdem_values.CheckDownValues(game)``): the same hands are also scored by AIVAT,
+            chance and the policy's decisions corrected (its strategy is known; LBR's own
+            choices are pure, so their terms vanish).
 
     Returns:
         An ``LBRResult``; ``mbb_per_game`` is the lower bound and ``mbb_per_game_ci`` its
@@ -393,13 +424,25 @@ def local_best_response(
         raise ConfigError(f"rng must be a numpy.random.Generator or None, got {rng!r}")
     lbr = LocalBestResponse(game, policy, bet_actions, wp_samples)  # checks the arguments
     spec = LBRSpec(lbr.game, lbr.policy, lbr.bet_actions, lbr.wp_samples,
-                   match_entropy(seed, rng), bool(reference))
+                   match_entropy(seed, rng), bool(reference), aivat)
     parts = run_map(executor, lbr_deals, spec, deal_ranges(num_deals, executor))
-    wins = np.concatenate(parts)
-    if len(wins) != num_deals:
-        raise ConfigError(f"LBR pieces returned {len(wins)} deals, expected {num_deals}")
+    scored = np.concatenate(parts)
+    if len(scored) != num_deals:
+        raise ConfigError(f"LBR pieces returned {len(scored)} deals, expected {num_deals}")
+    wins = scored[:, :2]
     per_deal = wins.mean(axis=1)
     ci = Z95 * per_deal.std(ddof=1) / np.sqrt(num_deals) if num_deals > 1 else float("inf")
+    corrected: dict[str, float | None] = {}
+    if aivat is not None:
+        per_deal_aivat = scored[:, 2:].mean(axis=1)
+        raw_var = float(per_deal.var(ddof=1)) if num_deals > 1 else 0.0
+        aivat_var = float(per_deal_aivat.var(ddof=1)) if num_deals > 1 else 0.0
+        corrected = {
+            "aivat_mean_chips": float(per_deal_aivat.mean()),
+            "aivat_ci_chips": (Z95 * math.sqrt(aivat_var / num_deals) if num_deals > 1
+                               else float("inf")),
+            "variance_ratio": raw_var / aivat_var if aivat_var > 0 else None,
+        }
     return LBRResult(
         num_deals=num_deals,
         num_hands=2 * num_deals,
@@ -407,4 +450,5 @@ def local_best_response(
         mean_chips=float(per_deal.mean()),
         ci_chips=float(ci),
         seat_mean_chips=(float(wins[:, 0].mean()), float(wins[:, 1].mean())),
+        **corrected,
     )

@@ -171,3 +171,31 @@ def test_compiled_showdowns_agree_with_the_evaluator() -> None:
             slow = LocalBestResponse._outcomes_loop([int(c) for c in hole],
                                                     [int(c) for c in board], active)
             np.testing.assert_array_equal(fast[b][~blocked], slow[~blocked])
+
+
+def test_lbr_with_aivat_covers_the_exact_value_of_a_folding_policy():
+    from pokerzoo.evaluation.holdem_values import CheckDownValues
+
+    game = load_game("limit_holdem")
+    result = local_best_response(game, fold_to_any_bet, 30, seed=1, wp_samples=4,
+                                 aivat=CheckDownValues(game, samples=200))
+    # The exact LBR value (see above): 75 chips every deal. AIVAT's corrections at the deals
+    # have mean zero, so its estimate covers it (with a variance the raw one does not have:
+    # the value function does not know the policy folds everything).
+    assert result.mean_chips == 75.0 and result.ci_chips == 0.0
+    assert result.aivat_mean_chips is not None and result.aivat_ci_chips is not None
+    assert abs(result.aivat_mean_chips - 75.0) <= result.aivat_ci_chips
+
+
+def test_lbr_with_aivat_keeps_the_raw_result_and_cuts_the_variance():
+    from pokerzoo.evaluation.holdem_values import CheckDownValues
+
+    game = load_game("limit_holdem")
+    plain = local_best_response(game, UniformRandomPolicy(), 40, seed=2, wp_samples=4)
+    scored = local_best_response(game, UniformRandomPolicy(), 40, seed=2, wp_samples=4,
+                                 aivat=CheckDownValues(game, samples=200))
+    assert scored.mean_chips == plain.mean_chips  # the same hands
+    assert scored.aivat_mean_chips is not None and scored.aivat_ci_chips is not None
+    assert abs(scored.aivat_mean_chips - scored.mean_chips) <= (
+        scored.aivat_ci_chips + scored.ci_chips)
+    assert scored.variance_ratio is not None and scored.variance_ratio > 1.5
