@@ -16,6 +16,9 @@ Value functions (``--aivat-values``):
 * ``check-down`` (heads-up hold'em, the default there): each player's chips if the hand were
   checked down from the state, from exact or state-seeded sampled equities
   (``pokerzoo.evaluation.holdem_values``).
+
+On heads-up hold'em, ``--lbr-deals N`` (N > 0) adds LBR against the first run scored the same
+way (``lbr`` in the JSON): LBR's strategy is pure and the run's is known.
 """
 
 from __future__ import annotations
@@ -153,7 +156,18 @@ def aivat_report(runs: Sequence[SavedRun], args: argparse.Namespace) -> dict[str
         pairings.append({"agent": first.name, "opponent": opponent.name,
                          "value_function": value_name,
                          "opponent_known": not args.aivat_outside, **result.to_json()})
-    return {**pairings[0], "pairings": pairings}
+    report: dict[str, Any] = {**pairings[0], "pairings": pairings}
+    if tree is None and game.game_type.lbr and args.lbr_deals > 0 \
+            and isinstance(value, ValueFunction):
+        from pokerzoo.evaluation.lbr import local_best_response
+
+        lbr = local_best_response(game, first.policy, args.lbr_deals, seed=args.seed,
+                                  aivat=value, executor=getattr(args, "executor", None))
+        report["lbr"] = {"deals": lbr.num_deals, "raw_mean": lbr.mean_chips,
+                         "raw_ci95": lbr.ci_chips, "aivat_mean": lbr.aivat_mean_chips,
+                         "aivat_ci95": lbr.aivat_ci_chips,
+                         "variance_ratio": lbr.variance_ratio, "units": "chips per hand"}
+    return report
 
 
 def format_aivat_report(report: dict[str, Any]) -> str:
@@ -169,6 +183,13 @@ def format_aivat_report(report: dict[str, Any]) -> str:
         if "exact_value" in p:
             line += f"; exact {p['exact_value']:+.4f}"
         lines.append(line)
+    if "lbr" in report:
+        lbr = report["lbr"]
+        ratio = lbr["variance_ratio"]
+        lines.append(f"  LBR against {report['agent']} ({lbr['deals']:,} deals): raw "
+                     f"{lbr['raw_mean']:+.4f} +- {lbr['raw_ci95']:.4f}, AIVAT "
+                     f"{lbr['aivat_mean']:+.4f} +- {lbr['aivat_ci95']:.4f}"
+                     + ("" if ratio is None else f", variance ratio {ratio:.1f}"))
     return "\n".join(lines)
 
 
