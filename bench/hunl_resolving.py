@@ -413,6 +413,11 @@ def aivat_report(state: dict[str, Any], recorded: dict[str, Any], args: argparse
         table(["estimate", "deals", "resolver bb/100", "variance ratio raw / this",
                "variance ratio (raw minus control) / this"], rows),
         "",
+        "Unbiasedness check: the corrections' mean (AIVAT minus raw, zero in expectation) is "
+        f"{mean_ci(ma - m)[0] * scale:+.1f} ± {mean_ci(ma - m)[1] * scale:.1f} bb/100 for the "
+        f"match and {mean_ci(ba - b)[0] * scale:+.1f} ± {mean_ci(ba - b)[1] * scale:.1f} for "
+        "the control.",
+        "",
         f"Same deals: of the {both} deal indices played both here and in "
         f"`{Path(args.state).name}` ({lo}-{hi - 1}), the raw result of the match equals the "
         f"recorded one on {same_m} and the control's on {same_b}. (Re-solves stop at "
