@@ -38,6 +38,7 @@ CHECKPOINT_NAME = "public_solver"
 TERMINAL_CLASSES = {
     "DenseTerminals": "pokerzoo.public.engine.small_games:DenseTerminals",
     "HoldemTerminals": "pokerzoo.public.engine.holdem_terminal:HoldemTerminals",
+    "PreflopTerminals": "pokerzoo.public.spots.preflop:PreflopTerminals",
 }
 """The terminal classes a saved tree may name (a fixed table: no class is loaded by a name
 read from a file unless it is listed here)."""

@@ -231,11 +231,16 @@ def dense_terminal_kernel(node, player, opp_reach, out, data):
                 acc += m[i, j] * opp_reach[j]
             out[i] = acc
     else:
+        # Row by row (the matrix is row-major): each out[j] still sums over i in order, so the
+        # values are those of a column-by-column loop; rows of hands not reached are skipped.
         for j in range(m.shape[1]):
-            acc = 0.0
-            for i in range(m.shape[0]):
-                acc -= m[i, j] * opp_reach[i]
-            out[j] = acc
+            out[j] = 0.0
+        for i in range(m.shape[0]):
+            reach = opp_reach[i]
+            if reach == 0.0:
+                continue
+            for j in range(m.shape[1]):
+                out[j] -= m[i, j] * reach
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -258,8 +258,11 @@ def check_terminal_state(name: str, state: Any, tree: Mapping[str, Any]) -> None
     kind = np.asarray(tree["kind"])
     data = np.asarray(tree["terminal_data"], dtype=np.int64)
     sizes = tuple(int(h.shape[0]) for h in tree["hands"])
-    if name == "DenseTerminals":
+    if name in ("DenseTerminals", "PreflopTerminals"):
         payoffs = checked_array(_field(state, "payoffs"), "terminals.payoffs", kinds="f", ndim=3)
+        if name == "PreflopTerminals" and "equity" in state:
+            checked_array(state["equity"], "terminals.equity", kinds="f", shape=sizes,
+                          low=0.0, high=1.0)
         if payoffs.shape[1:] != sizes:
             raise _refuse("terminals.payoffs", f"must be [tables, {sizes[0]}, {sizes[1]}]")
         ends = (kind == FOLD) | (kind == SHOWDOWN)
