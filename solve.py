@@ -8,6 +8,8 @@ Examples:
     python solve.py --example > spot.toml        # a commented spot file (docs/spot_format.md)
     python solve.py spot.toml --chart charts --line "check, bet 50"   # root.png, check_bet_50.png
     python solve.py spot.toml --backend torch --device cuda   # batched passes on a GPU
+    python solve.py configs/preflop_100bb.toml --target-bb 0.01 --chart charts --json pre.json
+    python solve.py --pushfold --stacks 1:20:0.05 --json thresholds.json --chart pf.png
 """
 
 from __future__ import annotations

@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "public-state engine: an equilibrium, its value and exploitability.",
     )
     parser.add_argument("spot", nargs="?", default=None, metavar="SPOT.toml",
-                        help="a hold'em spot to solve (see configs/spots/)")
+                        help="a hold'em spot to solve (see configs/spots/), or a preflop tree "
+                             "(a [preflop] table, e.g. configs/preflop_100bb.toml)")
     parser.add_argument("--game", choices=SMALL_GAMES, default=None,
                         help="solve this whole game")
     parser.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
@@ -124,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "class's largest stack pushed and called (the threshold table)")
     parser.add_argument("--ante", type=float, default=0.0, metavar="BB",
                         help="--pushfold: each player's ante in big blinds (default 0)")
+    parser.add_argument("--target-bb", type=_positive_float("--target-bb"), default=None,
+                        metavar="BB", help="preflop file: stop once the exploitability is at "
+                                           "most BB big blinds per hand (default 0.01)")
     parser.add_argument("--example", action="store_true",
                         help="print a commented spot file (its keys, the size forms, a node "
                              "lock; docs/spot_format.md has them all) and exit")
@@ -323,6 +327,17 @@ def solve_push_fold(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solved(args: argparse.Namespace, solve: Callable[..., dict[str, Any]],
+            summary: Callable[[dict[str, Any]], list[str]]) -> int:
+    """Run a spot-file solve under the progress bar, write its JSON, print its summary."""
+    with progress_bar(args.iterations, args.quiet) as progress:
+        report = solve(args, solver_params(args), progress)
+    write_report(args.json, report)
+    for line in summary(report):
+        print(line)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.example:
@@ -330,6 +345,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(EXAMPLE_SPOT, end="")
         return 0
+    if args.spot is not None:
+        from pokerzoo.public.spots.preflop import is_preflop_file
+
+        if is_preflop_file(args.spot):
+            from pokerzoo.runs.solve_preflop import preflop_summary_lines, solve_preflop_report
+
+            return _solved(args, solve_preflop_report, preflop_summary_lines)
+    if args.target_bb is not None:
+        raise ConfigError("--target-bb goes with a preflop file (solve.py PREFLOP.toml)")
     if args.pushfold or args.stack is not None or args.stacks is not None:
         return solve_push_fold(args)
     from pokerzoo.runs.solve_spot import check_spot_args, solve_spot_report, spot_summary_lines
@@ -339,12 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise ConfigError(f"--save writes the storage from the host; on --device {args.device} "
                           "it stays on the GPU: save a --device cpu solve")
     if args.spot is not None:
-        with progress_bar(args.iterations, args.quiet) as progress:
-            report = solve_spot_report(args, solver_params(args), progress)
-        write_report(args.json, report)
-        for line in spot_summary_lines(report):
-            print(line)
-        return 0
+        return _solved(args, solve_spot_report, spot_summary_lines)
     if args.game is None:
         raise ConfigError(f"say what to solve: a spot file, or --game with one of "
                           f"{list(SMALL_GAMES)}")

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -609,12 +609,15 @@ def _class_average(strategy: np.ndarray, reach: np.ndarray) -> np.ndarray:
 
 def solve_preflop(spot: PreflopSpot, table: EquityTable, *, target_bb: float = 0.01,
                   max_iterations: int = 2000, check_every: int = 10,
-                  algorithm: str = "dcfr", progress: bool = False, threads: int = 1
-                  ) -> PreflopSolution:
+                  progress: bool | Callable[[int, float], None] = False,
+                  config: Any = None, **overrides: Any) -> PreflopSolution:
     """Solve ``spot`` until its exploitability is at most ``target_bb`` big blinds per hand
     (checked every ``check_every`` iterations) or ``max_iterations``.
 
-    ``algorithm`` is the engine's (``"dcfr"``, ``"cfr+"``, ``"postflop"``, ``"pcfr+"``).
+    ``config`` and ``overrides`` are the engine's ``SolverConfig`` (default: postflop-solver's
+    DCFR schedule, ``algorithm="postflop"``, which reached 0.01 bb on the 100 bb tree in 55
+    iterations against DCFR's 60 and CFR+'s 165). ``progress``: ``True`` for a tqdm bar, or a
+    callback ``progress(iterations, exploitability in % of the starting pot)``.
     """
     import time
 
@@ -624,16 +627,18 @@ def solve_preflop(spot: PreflopSpot, table: EquityTable, *, target_bb: float = 0
         raise ConfigError(f"target_bb must be a number > 0, got {target_bb!r}")
     start = time.perf_counter()
     built = build_preflop_tree(spot, table)
-    solver = PublicSolver(built.tree, algorithm=algorithm, threads=threads)
+    overrides.setdefault("algorithm", "postflop")
+    solver = PublicSolver(built.tree, config, **overrides)
     pot = built.tree.starting_pot
     bar = None
-    if progress:
+    report = progress if callable(progress) else None
+    if progress is True:
         from tqdm import tqdm
 
         bar = tqdm(total=max_iterations, desc="preflop", unit="it")
 
-    def report(iterations: int, pct: float) -> None:
-        if bar is not None:
+        def report(iterations: int, pct: float) -> None:
+            assert bar is not None
             bar.update(iterations - bar.n)
             bar.set_postfix(exploitability_bb=f"{pct * pot / 100:.4f}")
 
