@@ -48,10 +48,13 @@ and raises), one thread of a shared two-core machine:
 flops  nodes  bases         s / iteration  peak RSS
 =====  =====  ============  =============  ========
 0      46     2 (28 MB)     0.08           251 MB
-1      193    4 (56 MB)     0.31           --
+1      193    4 (56 MB)     0.31           285 MB
 3      487    8 (112 MB)    1.2            398 MB
 10     1516   22 (308 MB)   3.7            697 MB
 =====  =====  ============  =============  ========
+
+(Timings on the shared machine vary by up to 2x; a full solve to 0.01 bb took 175 iterations
+in 71 s with one flop and 125 iterations in 173 s with three, exploitability checks included.)
 
 Each flop's equity is built once (about 2 s of one core: 1,176 boards through
 ``_accumulate``) and cached as a plain ``.npz`` (no pickle, read back checked) beside the
