@@ -341,8 +341,9 @@ def solver_reaches(states: LeafStates, snapshots: Sequence[int] = (1, 2, 4, 8, 1
 
 def _kernel_tree(tree: PublicTree) -> tuple[Any, ...]:
     """The tree's arrays in the order ``pbs_kernel``'s functions take them."""
-    if not isinstance(tree.terminals, DenseTerminals):
-        raise ConfigError("PBSs are solved on the dense public trees of small games")
+    if not isinstance(tree.terminals, DenseTerminals) or tree.terminals.table is not None:
+        raise ConfigError("PBSs are solved on the dense public trees of small games (one "
+                          "unscaled payoff matrix per terminal)")
     return (np.asarray(tree.kind), np.asarray(tree.player), np.asarray(tree.parent),
             np.asarray(tree.first_child), np.asarray(tree.num_children),
             np.asarray(tree.chance_card), np.asarray(tree.chance_weight),

@@ -38,22 +38,64 @@ _MAX_DEALS = 10_000  # hand pairs; a dense matrix per terminal is H0 x H1 float6
 
 
 class DenseTerminals:
-    """Terminal values from dense ``[T, H_0, H_1]`` matrices of player 0's returns (zero-sum)."""
+    """Terminal values from dense ``[B, H_0, H_1]`` matrices of player 0's returns (zero-sum).
 
-    def __init__(self, payoffs: np.ndarray) -> None:
+    By default terminal ``n``'s matrix is ``payoffs[terminal_data[n]]``. With ``table`` and
+    ``scale`` (``[R]`` each) ``terminal_data[n]`` names a row ``r`` and the matrix is
+    ``scale[r] * payoffs[table[r]]``: terminals whose payoffs differ by a factor share one
+    base matrix (a fold is ``c`` times the live-pair mask, a showdown of equal contributions
+    the pot times the share less one half), so memory grows with the bases, not the
+    terminals. The scale multiplies the finished matrix-vector product, so a scale of 1.0
+    gives the same bits as no scale.
+    """
+
+    def __init__(self, payoffs: np.ndarray, table: np.ndarray | None = None,
+                 scale: np.ndarray | None = None) -> None:
         payoffs = np.ascontiguousarray(payoffs, dtype=np.float64)
         if payoffs.ndim != 3 or not np.all(np.isfinite(payoffs)):
             raise ConfigError("payoffs must be a finite [terminals, H_0, H_1] array")
         payoffs.flags.writeable = False
         self.payoffs = payoffs
+        if (table is None) != (scale is None):
+            raise ConfigError("give both table and scale (one row per terminal entry) or neither")
+        self.table: np.ndarray | None = None
+        self.scale: np.ndarray | None = None
+        if table is not None and scale is not None:
+            table = np.ascontiguousarray(table, dtype=np.int64)
+            scale = np.ascontiguousarray(scale, dtype=np.float64)
+            if table.ndim != 1 or scale.shape != table.shape:
+                raise ConfigError("table and scale must be [rows] arrays of the same length")
+            if ((table < 0) | (table >= payoffs.shape[0])).any():
+                raise ConfigError(f"table must index the {payoffs.shape[0]} payoff matrices")
+            if not np.all(np.isfinite(scale)):
+                raise ConfigError("scale must be finite")
+            table.flags.writeable = False
+            scale.flags.writeable = False
+            self.table, self.scale = table, scale
+
+    @property
+    def num_rows(self) -> int:
+        """How many rows ``terminal_data`` may index."""
+        return int(self.payoffs.shape[0] if self.table is None else self.table.shape[0])
+
+    def matrix(self, row: int) -> np.ndarray:
+        """Player 0's ``[H_0, H_1]`` payoffs of terminal-data row ``row``."""
+        if self.table is None or self.scale is None:
+            return self.payoffs[row]
+        return self.scale[row] * self.payoffs[self.table[row]]
 
     def values(
         self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
     ) -> np.ndarray:
-        matrix = self.payoffs[int(tree.terminal_data[node])]
-        if player == 0:
-            return matrix @ opp_reach
-        return -(opp_reach @ matrix)
+        row = int(tree.terminal_data[node])
+        if self.table is None or self.scale is None:
+            matrix = self.payoffs[row]
+            if player == 0:
+                return matrix @ opp_reach
+            return -(opp_reach @ matrix)
+        base = self.payoffs[self.table[row]]
+        out = base @ opp_reach if player == 0 else -(opp_reach @ base)
+        return out * self.scale[row]
 
     def equity(
         self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
@@ -93,7 +135,7 @@ class DenseTerminals:
         nodes = np.flatnonzero((tree.kind == SHOWDOWN) & (tree.board == board))
         if nodes.size == 0:
             return None
-        payoff = self.payoffs[int(tree.terminal_data[nodes[0]])]
+        payoff = self.matrix(int(tree.terminal_data[nodes[0]]))
         return np.where(payoff > 0, 1.0, np.where(payoff < 0, 0.0, 0.5))
 
     @staticmethod
@@ -103,15 +145,27 @@ class DenseTerminals:
         return (tree.compatible & np.outer(free[0], free[1])).astype(np.float64)
 
     def compiled(self, tree: PublicTree) -> tuple[Any, tuple[Any, ...]]:
-        """The compiled sweep's kernel (``sweep_kernel.dense_terminal_kernel``) and data."""
-        return dense_terminal_kernel, (self.payoffs, np.asarray(tree.terminal_data))
+        """The compiled sweep's kernel (``sweep_kernel.dense_terminal_kernel``) and data:
+        ``(payoffs, base matrix per node, scale per node)``."""
+        data = np.asarray(tree.terminal_data, dtype=np.int64)
+        if self.table is None or self.scale is None:
+            return dense_terminal_kernel, (self.payoffs, data, np.ones(data.shape[0]))
+        rows = np.clip(data, 0, max(self.num_rows - 1, 0))
+        ends = tree.kind >= FOLD
+        index = np.where(ends, self.table[rows], 0)
+        scale = np.where(ends, self.scale[rows], 1.0)
+        return dense_terminal_kernel, (self.payoffs, index, scale)
 
     def state_dict(self) -> dict[str, Any]:
-        return {"payoffs": self.payoffs}
+        state: dict[str, Any] = {"payoffs": self.payoffs}
+        if self.table is not None:
+            state["table"] = self.table
+            state["scale"] = self.scale
+        return state
 
     @classmethod
     def from_state(cls, tree: PublicTree, state: dict[str, Any]) -> DenseTerminals:
-        return cls(state["payoffs"])
+        return cls(state["payoffs"], state.get("table"), state.get("scale"))
 
 
 @dataclass(frozen=True, eq=False)

@@ -844,11 +844,12 @@ def _known_terminals(
     """For the terminal kernels this package ships, their kind and ``(dense, holdem)`` data
     as ``sweep_kernel.sweep_cached`` takes them (the other one an empty placeholder of the
     same types), so the cached sweep serves them; ``(None, ...)`` for any other kernel."""
-    empty_dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64))
+    empty_dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64), np.zeros(0))
     if term is kernel.dense_terminal_kernel:
-        payoffs, index = data
+        payoffs, index, scale = data
         dense = (np.ascontiguousarray(payoffs, dtype=np.float64),
-                 np.ascontiguousarray(index, dtype=np.int64))
+                 np.ascontiguousarray(index, dtype=np.int64),
+                 np.ascontiguousarray(scale, dtype=np.float64))
         return kernel.TERMINAL_DENSE, (dense, empty_tables())
     if term is holdem_terminal_kernel:
         return kernel.TERMINAL_HOLDEM, (empty_dense, data)

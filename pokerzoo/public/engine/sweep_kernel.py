@@ -221,15 +221,18 @@ def _fma(typingctx, a, b, c):
 
 @numba.njit(cache=True, nogil=True)
 def dense_terminal_kernel(node, player, opp_reach, out, data):
-    """The kernel of ``DenseTerminals``: ``data = (payoffs [T, H0, H1], terminal_data)``."""
-    payoffs, terminal_data = data
-    m = payoffs[terminal_data[node]]
+    """The kernel of ``DenseTerminals``: ``data = (payoffs [B, H0, H1], base matrix per node,
+    scale per node)``; the node's values are its scale times its base matrix's product (a
+    scale of 1.0 leaves every bit as the plain product)."""
+    payoffs, base, scale = data
+    m = payoffs[base[node]]
+    s = scale[node]
     if player == 0:
         for i in range(m.shape[0]):
             acc = 0.0
             for j in range(m.shape[1]):
                 acc += m[i, j] * opp_reach[j]
-            out[i] = acc
+            out[i] = acc * s
     else:
         # Row by row (the matrix is row-major): each out[j] still sums over i in order, so the
         # values are those of a column-by-column loop; rows of hands not reached are skipped.
@@ -241,6 +244,9 @@ def dense_terminal_kernel(node, player, opp_reach, out, data):
                 continue
             for j in range(m.shape[1]):
                 out[j] -= m[i, j] * reach
+        if s != 1.0:
+            for j in range(m.shape[1]):
+                out[j] *= s
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -943,7 +949,7 @@ def sweep_tasks_rivers(mode, trav, tree, storage, locks, sched, record, holdem, 
     scratch = np.empty(NUM_CARDS + width)
     reach_trav = np.empty(ht)
     reach_opp = np.empty(ho)
-    dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64))
+    dense = (np.zeros((0, 0, 0)), np.zeros(0, dtype=np.int64), np.zeros(0))
     terminals = Terminals(TERMINAL_HOLDEM, dense, holdem)
     river_start, river_nodes = rivers.start, rivers.nodes
     kind, player, offset = tree.kind, tree.player, tree.offset

@@ -332,7 +332,10 @@ class _DenseTerminals:
         terminals: Any = tree.terminals
         nodes = np.flatnonzero(tree.kind >= FOLD)
         self.nodes = backend._long(nodes)
-        self.matrix = backend._long(np.asarray(tree.terminal_data)[nodes])
+        rows = np.asarray(tree.terminal_data)[nodes]
+        table = terminals.table
+        self.matrix = backend._long(rows if table is None else table[rows])
+        self.scale = None if table is None else backend._float(terminals.scale[rows])
         self.payoffs = backend._float(terminals.payoffs)
         self.chunk = backend.chunk
 
@@ -342,7 +345,10 @@ class _DenseTerminals:
             ids = self.nodes[s:s + self.chunk]
             m = self.payoffs[self.matrix[s:s + self.chunk]]  # [T, H0, H1]
             r = opp_reach[ids][:, :, None]
-            v[ids] = (m @ r)[:, :, 0] if t == 0 else -(m.transpose(1, 2) @ r)[:, :, 0]
+            out = (m @ r)[:, :, 0] if t == 0 else -(m.transpose(1, 2) @ r)[:, :, 0]
+            if self.scale is not None:
+                out = out * self.scale[s:s + self.chunk, None]
+            v[ids] = out
 
 
 class _HoldemTerminals:

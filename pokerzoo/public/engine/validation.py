@@ -265,9 +265,17 @@ def check_terminal_state(name: str, state: Any, tree: Mapping[str, Any]) -> None
                           low=0.0, high=1.0)
         if payoffs.shape[1:] != sizes:
             raise _refuse("terminals.payoffs", f"must be [tables, {sizes[0]}, {sizes[1]}]")
+        rows = payoffs.shape[0]
+        if ("table" in state) != ("scale" in state):
+            raise _refuse("terminals.table", "and terminals.scale come together")
+        if "table" in state:
+            table = checked_array(state["table"], "terminals.table", kinds="iu", ndim=1,
+                                  low=0, high=payoffs.shape[0] - 1)
+            checked_array(state["scale"], "terminals.scale", kinds="f", shape=table.shape)
+            rows = table.shape[0]
         ends = (kind == FOLD) | (kind == SHOWDOWN)
-        if ((data[ends] < 0) | (data[ends] >= payoffs.shape[0])).any():
-            raise _refuse("terminal_data", f"must index the {payoffs.shape[0]} payoff tables")
+        if ((data[ends] < 0) | (data[ends] >= rows)).any():
+            raise _refuse("terminal_data", f"must index the {rows} payoff rows")
         return
     hands = _field(state, "hands")
     if not isinstance(hands, list) or len(hands) != 2 or not all(

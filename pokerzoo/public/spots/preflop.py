@@ -31,9 +31,15 @@ What happens after the last call is the **postflop model**, as the preflop tools
   the sum). The in-position player (the small blind, who acts last after the flop) usually
   realises more, e.g. ``realization_sb = 1.1``, ``realization_bb = 0.9``.
 
+* with ``flops`` declared, a flop seen with chips behind is instead dealt from the declared
+  flops and bet for one street, the turn and river checked down
+  (:mod:`pokerzoo.public.spots.preflop_flops`: the abstraction, its card removal and cost).
+
 Hands are the 1,326 combos with card removal (``tree.hands[p]`` in ``ranges.COMBO_CARDS``
-order); terminal values are dense ``[1326, 1326]`` payoff matrices (``PreflopTerminals``),
-one per distinct terminal (fold or showdown, pot and contributions). The solver is
+order); terminal values are dense ``[1326, 1326]`` payoff matrices (``PreflopTerminals``), each
+a scale times one of a few shared base matrices (a fold: the chips times the live-pair mask;
+a showdown: the pot times the share less one half), so the default tree keeps 2 matrices
+(28 MB) where one per distinct terminal took 21. The solver is
 :class:`~pokerzoo.public.engine.solver.PublicSolver` (CFR+, DCFR, postflop-solver's schedule).
 :func:`class_best_response` is an independent check of its exploitability: a best response
 on the 169-class game in numpy, from the spot's rules, not from the engine's tree.
@@ -81,15 +87,10 @@ def _is_number(value: object) -> bool:
 
 
 def _checked_sizes(name: str, value: object) -> tuple[Size, ...]:
-    if _is_number(value) or isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list | tuple):
-        raise ConfigError(f"{name} must be a list of sizes, each {_SIZE_FORMS}; got "
-                          f"{type(value).__name__}")
-    if len(value) > MAX_SIZES:
-        raise ConfigError(f"{name} lists {len(value)} sizes; at most {MAX_SIZES} per raise")
+    from pokerzoo.public.spots.preflop_flops import listed
+
     out: list[Size] = []
-    for item in value:
+    for item in listed(name, value, "sizes", _SIZE_FORMS, MAX_SIZES, " per raise"):
         if _is_number(item):
             number = float(item)
             if not (math.isfinite(number) and number > 0):
@@ -145,6 +146,19 @@ class PreflopSpot:
     """The small blind's equity realisation factor after a flop is seen with chips behind."""
     realization_bb: float = 1.0
     """The big blind's factor."""
+    flops: tuple[str, ...] = ()
+    """Declared flops (``"AsKd2c"``): each flop leaf becomes flop subgames on these
+    (:mod:`pokerzoo.public.spots.preflop_flops`); empty: the realised-equity model."""
+    flop_weights: tuple[float, ...] = ()
+    """The flops' weights (one per flop, normalised); empty: equally likely."""
+    flop_bet: tuple[float, ...] = (50.0,)
+    """Flop bet sizes in percent of the pot."""
+    flop_raise: tuple[float, ...] = ()
+    """Flop raise sizes in percent of the pot after the call."""
+    flop_allin: bool = True
+    """Whether every flop bet and raise level also offers all-in."""
+    flop_cap: int = 2
+    """Most bets and raises on the flop (the bet included); then fold and call."""
 
     def __post_init__(self) -> None:
         for name in ("stack", "ante", "realization_sb", "realization_bb"):
@@ -177,6 +191,10 @@ class PreflopSpot:
             raise ConfigError("the small blind needs an action besides fold: give open sizes, "
                               "limp = true or allin = true")
         self._check_sizes((), [])
+        from pokerzoo.public.spots.preflop_flops import checked_flop_fields
+
+        for name, value in checked_flop_fields(self).items():
+            object.__setattr__(self, name, value)
 
     # -- the rules ------------------------------------------------------------------------------
 
@@ -312,9 +330,10 @@ class PreflopSpot:
         for name in ("stack", "ante", "realization_sb", "realization_bb"):
             if name in values and not _is_number(values[name]):
                 raise ConfigError(f"{name} must be a number, got {values[name]!r:.40}")
-        if "cap" in values and (isinstance(values["cap"], bool)
-                                or not isinstance(values["cap"], int)):
-            raise ConfigError(f"cap must be an integer, got {values['cap']!r:.40}")
+        for name in ("cap", "flop_cap"):
+            if name in values and (isinstance(values[name], bool)
+                                   or not isinstance(values[name], int)):
+                raise ConfigError(f"{name} must be an integer, got {values[name]!r:.40}")
         return cls(**values)
 
     @classmethod
@@ -376,15 +395,16 @@ def realised_share(equity: np.ndarray, realization_sb: float, realization_bb: fl
 class PreflopTerminals(DenseTerminals):
     """Dense preflop payoffs (``DenseTerminals``) that also know the all-in equity."""
 
-    def __init__(self, payoffs: np.ndarray, equity: np.ndarray | None = None) -> None:
-        super().__init__(payoffs)
+    def __init__(self, payoffs: np.ndarray, equity: np.ndarray | None = None,
+                 table: np.ndarray | None = None, scale: np.ndarray | None = None) -> None:
+        super().__init__(payoffs, table, scale)
         self.allin_equity = None if equity is None else np.ascontiguousarray(equity)
 
     def equity(self, tree: PublicTree, node: int, player: int, opp_reach: np.ndarray
                ) -> np.ndarray:
-        """All-in equity of ``player``'s hands against the opponent's reach (NaN where no
-        opponent hand is live)."""
-        if self.allin_equity is None:
+        """Preflop all-in equity of ``player``'s hands against the opponent's reach (NaN where
+        no opponent hand is live, and at flop nodes, whose flop tables are not kept here)."""
+        if self.allin_equity is None or tree.board_cards(node):
             return np.full(tree.num_hands(player), np.nan)
         live = tree.compatible if player == 0 else tree.compatible.T
         matrix = self.allin_equity if player == 0 else (live - self.allin_equity.T)
@@ -393,14 +413,15 @@ class PreflopTerminals(DenseTerminals):
         return np.divide(num, den, out=np.full(num.shape, np.nan), where=den > 0)
 
     def state_dict(self) -> dict[str, Any]:
-        state: dict[str, Any] = {"payoffs": self.payoffs}
+        state = super().state_dict()
         if self.allin_equity is not None:
             state["equity"] = self.allin_equity
         return state
 
     @classmethod
     def from_state(cls, tree: PublicTree, state: dict[str, Any]) -> PreflopTerminals:
-        return cls(state["payoffs"], state.get("equity"))
+        return cls(state["payoffs"], state.get("equity"), state.get("table"),
+                   state.get("scale"))
 
 
 @dataclass(frozen=True)
@@ -413,12 +434,17 @@ class PreflopTree:
     """The tree node of each decision line (and of each terminal line)."""
 
     def node(self, line: str | Sequence[str]) -> int:
-        """The node of a line such as ``"raise 2.5, raise 11"`` (``""``: the root)."""
+        """The node of a line such as ``"raise 2.5, raise 11"`` (``""``: the root), or of a
+        flop line such as ``"raise 2.5, call, AsKd2c, check"``."""
         labels = _parse_line(line)
         if labels not in self.node_of:
             raise ConfigError(f"no node at line {', '.join(labels)!r}; lines start with one "
                               f"of {[a for a, _ in self.spot.actions(())]}")
         return self.node_of[labels]
+
+    def flop_cards(self, line: str | Sequence[str]) -> list[int]:
+        """The cards of the declared flop on ``line`` (empty on a preflop line)."""
+        return self.tree.board_cards(self.node(line))
 
 
 def _parse_line(line: str | Sequence[str]) -> tuple[str, ...]:
@@ -428,8 +454,13 @@ def _parse_line(line: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def count_terminal_tables(spot: PreflopSpot) -> int:
-    """How many distinct payoff matrices :func:`build_preflop_tree` will allocate."""
-    return len(_terminal_keys(spot))
+    """How many ``[1326, 1326]`` base payoff matrices :func:`build_preflop_tree` will
+    allocate: the live-pair mask (folds), the all-in share less one half (called all-ins, and
+    flops seen at equal realisation factors), the realised share less one half (flops seen,
+    when no flops are declared and the factors differ), and two per declared flop."""
+    realised = (not spot.flops and spot.realization_sb != spot.realization_bb
+                and any(key[0] == "flop" for key in _terminal_keys(spot)))
+    return 2 + int(realised) + 2 * len(spot.flops)
 
 
 def _terminal_keys(spot: PreflopSpot) -> dict[tuple[Any, ...], int]:
@@ -442,6 +473,12 @@ def _terminal_keys(spot: PreflopSpot) -> dict[tuple[Any, ...], int]:
     return keys
 
 
+MAX_TREE_NODES = 2_000_000
+"""Most nodes a preflop tree with flop subgames may have."""
+MAX_STORAGE_ENTRIES = 60_000_000
+"""Most per-decision storage entries (actions x 1326 per decision; 480 MB per solver array)."""
+
+
 def _terminal_key(spot: PreflopSpot, line: tuple[str, ...], follows: str) -> tuple[Any, ...]:
     c0, c1 = spot.contributions(line)
     if follows == "fold":
@@ -450,25 +487,97 @@ def _terminal_key(spot: PreflopSpot, line: tuple[str, ...], follows: str) -> tup
     return (follows, c0, c1)
 
 
-def build_preflop_tree(spot: PreflopSpot, table: EquityTable) -> PreflopTree:
+def build_preflop_tree(spot: PreflopSpot, table: EquityTable, *,
+                       flop_progress: bool = False) -> PreflopTree:
     """The public tree of ``spot`` with its terminal payoffs from ``table``.
 
+    Every terminal's payoff matrix is a scale times one of a few shared base matrices
+    (``DenseTerminals``' ``table`` and ``scale``): a fold for ``c`` chips is ``+-c`` times the
+    live-pair mask ``L``; a showdown (both contributions equal, ``pot / 2``) is ``pot`` times
+    ``S - L / 2`` with ``S`` player 0's share of the pot per pair (all-in equity, realised
+    equity, or a declared flop's exact equity). With ``spot.flops`` the flop leaves become
+    flop subgames (:mod:`pokerzoo.public.spots.preflop_flops`; ``flop_progress`` shows each
+    flop's equity build).
+
     Raises:
-        TreeTooLargeError: the tree needs more than ``MAX_TERMINAL_TABLES`` payoff matrices
-            (counted before any is allocated).
+        TreeTooLargeError: the tree needs more than ``MAX_TERMINAL_TABLES`` base matrices,
+            ``MAX_TREE_NODES`` nodes or ``MAX_STORAGE_ENTRIES`` storage entries (counted
+            before any is allocated).
     """
-    keys = _terminal_keys(spot)
-    if len(keys) > MAX_TERMINAL_TABLES:
+    from pokerzoo.public.spots import preflop_flops as pf
+
+    bases = count_terminal_tables(spot)
+    if bases > MAX_TERMINAL_TABLES:
         raise TreeTooLargeError(
-            f"this preflop tree needs {len(keys)} terminal tables of 14 MB, over the "
-            f"{MAX_TERMINAL_TABLES} allowed; give fewer sizes or a lower cap",
-            estimated_nodes=len(keys))
+            f"this preflop tree needs {bases} base payoff matrices of 14 MB, over the "
+            f"{MAX_TERMINAL_TABLES} allowed; declare fewer flops",
+            estimated_nodes=bases)
+    if spot.flops:
+        leaves = [spot.contributions(line + (label,))[0] for line in spot.lines()
+                  for label, follows in spot.actions(line) if follows == "flop"]
+        nodes, entries = pf.estimated_flop_nodes(spot, leaves, MAX_TREE_NODES)
+        entries += sum(len(spot.actions(line)) for line in spot.lines()) * NUM_COMBOS
+        if nodes > MAX_TREE_NODES or entries > MAX_STORAGE_ENTRIES:
+            raise TreeTooLargeError(
+                f"the flop subgames would add {nodes:,} nodes and {entries:,} storage "
+                f"entries (at most {MAX_TREE_NODES:,} and {MAX_STORAGE_ENTRIES:,}); declare "
+                "fewer flops or flop sizes", estimated_nodes=nodes)
     reach = [spot.range_weights(0), spot.range_weights(1)]
     names = [combo_name(i) for i in range(NUM_COMBOS)]
     builder = PublicTreeBuilder(hands=[COMBOS, COMBOS], initial_reach=reach, num_cards=52,
                                 starting_pot=sum(spot.contributions(())),
                                 hand_names=[names, names])
     provisional: dict[tuple[str, ...], int] = {}
+    realised = spot.realization_sb != spot.realization_bb
+    base_of = {"fold": 0, "allin-showdown": 1, "flop": 2 if realised else 1}
+    first_flop_base = 2  # flops refuse realisation factors other than 1
+    rows: dict[tuple[int, float], int] = {}
+
+    def row(base: int, scale: float) -> int:
+        return rows.setdefault((base, float(scale)), len(rows))
+
+    def terminal(parent: int, line: tuple[str, ...], kind: str, c0: float, c1: float,
+                 folder: int, base: int, board: tuple[int, ...] = ()) -> None:
+        if kind == "fold":
+            data = row(base, -c0 if folder == 0 else c1)
+            provisional[line] = builder.add_terminal(parent, line[-1], FOLD, c0 + c1,
+                                                     (c0, c1), board=board, folder=folder,
+                                                     data=data)
+        else:
+            if abs(c0 - c1) > 1e-9:
+                raise AssertionError(f"a showdown with unequal contributions at {line}")
+            provisional[line] = builder.add_terminal(parent, line[-1], SHOWDOWN, c0 + c1,
+                                                     (c0, c1), board=board,
+                                                     data=row(base, c0 + c1))
+
+    def add_flop(parent: int, line: tuple[str, ...], c: float, f: int, weight: float) -> None:
+        cards = pf.parse_flop(spot.flops[f])
+        head = line + (spot.flops[f],)
+
+        def walk(parent: int, flop_line: tuple[str, ...]) -> None:
+            c0, c1 = pf.flop_contributions(spot, c, flop_line)
+            player = 1 - len(flop_line) % 2
+            if flop_line:
+                node = builder.add_decision(parent, flop_line[-1], player, c0 + c1, (c0, c1),
+                                            board=cards)
+            else:  # the chance edge: its card zeroes the hands holding it below
+                node = builder.add_decision(parent, spot.flops[f], player, c0 + c1, (c0, c1),
+                                            board=cards, card=cards[0], weight=weight)
+            provisional[head + flop_line] = node
+            for child, then in pf.flop_actions(spot, c, flop_line):
+                after = flop_line + (child,)
+                if then == "node":
+                    walk(node, after)
+                    continue
+                d0, d1 = pf.flop_contributions(spot, c, after)
+                if then == "fold":
+                    terminal(node, head + after, "fold", d0, d1, player,
+                             first_flop_base + 2 * f, cards)
+                else:
+                    terminal(node, head + after, "showdown", d0, d1, -1,
+                             first_flop_base + 2 * f + 1, cards)
+
+        walk(parent, ())
 
     def add(parent: int, line: tuple[str, ...], follows: str) -> None:
         c0, c1 = spot.contributions(line)
@@ -479,29 +588,31 @@ def build_preflop_tree(spot: PreflopSpot, table: EquityTable) -> PreflopTree:
             for child, then in spot.actions(line):
                 add(provisional[line], line + (child,), then)
             return
-        key = _terminal_key(spot, line, follows)
-        if follows == "fold":
-            provisional[line] = builder.add_terminal(parent, label, FOLD, c0 + c1, (c0, c1),
-                                                     folder=int(key[1]), data=keys[key])
-        else:
-            provisional[line] = builder.add_terminal(parent, label, SHOWDOWN, c0 + c1,
-                                                     (c0, c1), data=keys[key])
+        if follows == "flop" and spot.flops:
+            provisional[line] = chance = builder.add_chance(parent, label, c0 + c1, (c0, c1))
+            for f, weight in enumerate(pf.flop_weights(spot)):
+                add_flop(chance, line, c0, f, float(weight))
+            return
+        folder = (len(line) - 1) % 2 if follows == "fold" else -1
+        terminal(parent, line, "fold" if follows == "fold" else "showdown", c0, c1, folder,
+                 base_of[follows])
 
     add(-1, (), "node")
+    tables = [pf.flop_equity(name, progress=flop_progress) for name in spot.flops]
     live = _live_pairs()
     equity = np.where(live, table.equity, 0.0)
-    shared = realised_share(equity, spot.realization_sb, spot.realization_bb) * live
-    payoffs = np.empty((len(keys), NUM_COMBOS, NUM_COMBOS))
-    for key, index in keys.items():
-        if key[0] == "fold":
-            _, folder, c0, c1 = key
-            payoffs[index] = np.where(live, -c0 if folder == 0 else c1, 0.0)
-        else:
-            follows, c0, c1 = key
-            share = equity if follows == "allin-showdown" else shared
-            np.multiply(share, c0 + c1, out=payoffs[index])
-            payoffs[index] -= c0 * live
-    tree, final = builder.build(PreflopTerminals(payoffs, equity))
+    payoffs = np.empty((bases, NUM_COMBOS, NUM_COMBOS))
+    payoffs[0] = live
+    np.subtract(equity, 0.5 * live, out=payoffs[1])
+    if bases - 2 * len(spot.flops) == 3:
+        shared = realised_share(equity, spot.realization_sb, spot.realization_bb) * live
+        np.subtract(shared, 0.5 * live, out=payoffs[2])
+    if spot.flops:
+        pf.flop_bases(spot, live, tables, payoffs[first_flop_base:])
+    ordered = sorted(rows.items(), key=lambda item: item[1])
+    table_of = np.array([base for (base, _), _ in ordered], dtype=np.int64)
+    scale = np.array([value for (_, value), _ in ordered], dtype=np.float64)
+    tree, final = builder.build(PreflopTerminals(payoffs, equity, table_of, scale))
     return PreflopTree(spot, tree, {line: int(final[i]) for line, i in provisional.items()})
 
 
@@ -545,12 +656,17 @@ class PreflopSolution:
 
     def class_strategy(self, line: str | Sequence[str] = "") -> np.ndarray:
         """``[actions, 169]``: per hand class (``CLASS_NAMES``), the combos' strategies
-        weighted by how often each combo reaches the node (NaN for a class that never does)."""
+        weighted by how often each combo reaches the node (NaN for a class that never does).
+        At a flop node (``"raise 2.5, call, AsKd2c, check"``) the combos holding a flop card
+        are left out."""
         from pokerzoo.public.engine.results import node_result
 
         node = self.built.node(line)
         result = node_result(self.solver, node)
         own = result.reach[result.player]
+        board = self.built.flop_cards(line)
+        if board:
+            own = own * ~np.isin(COMBOS, board).any(axis=1)
         strategy = result.strategy
         assert strategy is not None
         return _class_average(strategy, own)
@@ -686,6 +802,9 @@ def class_best_response(spot: PreflopSpot, payoffs: ClassPayoffs,
     the 169-class game (every card-removal effect kept in the class sums). Exact for ranges
     and strategies that treat the combos of a class alike; independent of the engine's tree,
     terminals and sweeps. Exploitability is ``(BR_0 + BR_1) / 2``."""
+    if spot.flops:
+        raise ConfigError("class_best_response plays the preflop model without flops; this "
+                          "spot declares flops (the flop subgames are not class games)")
     weights = [_class_weights(spot.range_weights(p)) for p in (0, 1)]
     mass = float(weights[0] @ payoffs.pairs @ weights[1])
 
@@ -766,6 +885,12 @@ sb_range = ""        # empty: every combo
 bb_range = ""
 realization_sb = 1.0 # equity realisation after a flop seen with chips behind
 realization_bb = 1.0
+flops = []           # declared flops ("AsKd2c"): flop subgames instead of realised equity
+flop_weights = []    # one per flop; empty: equally likely
+flop_bet = [50]      # flop bets in % of the pot (the big blind acts first)
+flop_raise = []      # flop raises in % of the pot after the call
+flop_allin = true
+flop_cap = 2         # bets and raises on the flop; turn and river are checked down
 """
 
 
