@@ -104,8 +104,9 @@ def tree_section() -> list[str]:
     lines = [
         "## The 100 bb preflop tree", "",
         "`python solve.py configs/preflop_100bb.toml` (100 bb, open 2.5, limp, BB raise to 4 "
-        "over a limp, 3-bet to 11, 4-bet to 25, all-in at every raise, cap 5; 16 decisions, 21 "
-        "payoff tables of 1,326 x 1,326 combos; chip EV: all-in calls at the exact equity, "
+        "over a limp, 3-bet to 11, 4-bet to 25, all-in at every raise, cap 5; 16 decisions over "
+        "1,326 x 1,326 combos, every terminal a scalar times one of 2 base matrices; chip EV: "
+        "all-in calls at the exact equity, "
         "flops seen with chips behind at 100% realisation). Each solve runs in its own process "
         "(its peak memory, the equity table included), to 0.01 bb per hand, checked every 5 "
         "iterations; the check is the independent best response on the 169-class game.", "",

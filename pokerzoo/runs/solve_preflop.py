@@ -24,6 +24,7 @@ def solve_preflop_report(args: argparse.Namespace, params: dict[str, Any],
         PreflopSpot,
         class_best_response,
         class_payoffs,
+        decision_lines,
         solution_class_strategies,
         solve_preflop,
     )
@@ -35,13 +36,14 @@ def solve_preflop_report(args: argparse.Namespace, params: dict[str, Any],
         raise ConfigError("a preflop file is solved on its own: no --game, --pushfold, "
                           "--stack or --stacks")
     spot = PreflopSpot.from_toml(args.spot)
-    known = spot.lines()
+    known = decision_lines(spot)
     lines = [tuple(part.strip() for part in text.split(",") if part.strip())
              for text in (args.line or [])]
     for line in lines:
         if line not in known:
+            shown = [", ".join(x) or "(root)" for x in known]
             raise ConfigError(f"--line {', '.join(line)!r} is not a decision of this tree; "
-                              f"decisions: {[', '.join(x) or '(root)' for x in known]}")
+                              f"decisions: {shown[:12]}" + (" ..." if len(shown) > 12 else ""))
     chosen = [(), *lines]
     charts = None if args.chart is None else chart_targets(args.chart, [list(x) for x in lines])
     pot = sum(spot.contributions(()))

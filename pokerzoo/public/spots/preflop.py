@@ -357,6 +357,24 @@ class PreflopSpot:
         return out
 
 
+def decision_lines(spot: PreflopSpot) -> list[tuple[str, ...]]:
+    """Every decision's line: the preflop ones (:meth:`PreflopSpot.lines`), then, with flops
+    declared, each flop subgame's (``("raise 2.5", "call", "AsKd2c", "check")``)."""
+    out = spot.lines()
+    if not spot.flops:
+        return out
+    from pokerzoo.public.spots import preflop_flops as pf
+
+    for line in spot.lines():
+        for label, follows in spot.actions(line):
+            if follows == "flop":
+                leaf = line + (label,)
+                start = spot.contributions(leaf)[0]
+                for flop in spot.flops:
+                    out.extend(leaf + (flop,) + rest for rest in pf.flop_lines(spot, start))
+    return out
+
+
 def is_preflop_file(path: str | Path) -> bool:
     """Whether a TOML file holds a ``[preflop]`` table (read in checked steps)."""
     from pokerzoo.public.spots.spot_file import read_spot_document
@@ -897,6 +915,6 @@ flop_cap = 2         # bets and raises on the flop; turn and river are checked d
 __all__ = [
     "EXAMPLE", "ClassPayoffs", "PreflopSolution", "PreflopSpot", "PreflopTerminals",
     "PreflopTree", "build_preflop_tree", "class_best_response", "class_payoffs",
-    "count_terminal_tables", "is_preflop_file", "realised_share", "solution_class_strategies",
-    "solve_preflop",
+    "count_terminal_tables", "decision_lines", "is_preflop_file", "realised_share",
+    "solution_class_strategies", "solve_preflop",
 ]

@@ -14,6 +14,7 @@ from pokerzoo.public.spots.preflop import (
     class_best_response,
     class_payoffs,
     count_terminal_tables,
+    decision_lines,
     realised_share,
     solution_class_strategies,
     solve_preflop,
@@ -37,7 +38,18 @@ def test_the_default_tree_as_users_write_it():
     assert dict(spot.actions(("raise 2.5",)))["call"] == "flop"
     assert dict(spot.actions(("allin",)))["call"] == "allin-showdown"
     assert spot.contributions(("raise 2.5", "raise 11")) == (2.5, 11.0)
-    assert len(spot.lines()) == 16 and count_terminal_tables(spot) == 21
+    assert len(spot.lines()) == 16 and count_terminal_tables(spot) == 2  # L and S - L/2
+
+
+def test_decision_lines_reach_into_declared_flops():
+    spot = PreflopSpot(stack=20, open=(2,), threebet=(), fourbet=(), limp=False,
+                       flops=("AsKd2c", "7h6h5d"))
+    lines = decision_lines(spot)
+    assert lines[: len(spot.lines())] == spot.lines()
+    assert ("raise 2", "call", "AsKd2c") in lines
+    assert ("raise 2", "call", "7h6h5d", "check") in lines
+    assert all(line[:2] == ("raise 2", "call") for line in lines[len(spot.lines()):])
+    assert decision_lines(PreflopSpot()) == PreflopSpot().lines()
 
 
 def test_sizes_caps_antes_and_short_stacks():
