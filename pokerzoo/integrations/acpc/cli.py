@@ -13,7 +13,7 @@ from pokerzoo.errors import ConfigError, PokerzooError
 from pokerzoo.evaluation.opponents import make_opponent, opponent_names
 from pokerzoo.games import load_game
 from pokerzoo.games.base import Game
-from pokerzoo.integrations.acpc.client import play_on_dealer
+from pokerzoo.integrations.acpc.client import client_summary, play_on_dealer
 from pokerzoo.integrations.acpc.dealer import Dealer
 from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of, seats_of_gamedef
 
@@ -59,6 +59,8 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--opponent", default="random",
                         help=f"{'|'.join(opponent_names())} (or a run folder via pokerzoo.runs)")
     client.add_argument("--seed", type=int, default=None)
+    client.add_argument("--log", default=None,
+                        help="the client's log: per hand the last MATCHSTATE and our chips")
     p.add_argument("--debug", action="store_true")
     return p
 
@@ -93,9 +95,8 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
                 raise ConfigError(f"--opponent must be one of {opponent_names()} here (run "
                                   "folders: python -m pokerzoo.runs.acpc)")
             seen = play_on_dealer(game, player, args.port, host=args.host, seed=args.seed,
-                                  seats=seats)
-            print(f"{seen.hands} hands, {seen.actions} actions, {seen.translated} opponent "
-                  "raises translated")
+                                  seats=seats, log=args.log)
+            print(client_summary(seen))
     except PokerzooError as exc:
         if args.debug:
             raise
