@@ -21,7 +21,7 @@ PlayerLoader = Callable[[str, Game], Any]
 """Makes a player from a name that is not a built-in opponent (a run folder, ...)."""
 
 
-def _game(text: str) -> tuple[Game, tuple[int, ...] | None]:
+def read_game(text: str, flag: str = "--game") -> tuple[Game, tuple[int, ...] | None]:
     """The game of a game name (``limit_holdem``, ``no_limit_holdem``) or a gamedef file, and
     the pokerzoo seat of each ACPC position (``None``: position ``i`` is seat ``i``)."""
     path = Path(text)
@@ -31,7 +31,7 @@ def _game(text: str) -> tuple[Game, tuple[int, ...] | None]:
         gamedef = path.read_text(encoding="utf-8", errors="replace")
         return game_of_gamedef(gamedef), seats_of_gamedef(gamedef)
     if text not in ("limit_holdem", "no_limit_holdem"):
-        raise ConfigError(f"--game must be limit_holdem, no_limit_holdem or a gamedef file, "
+        raise ConfigError(f"{flag} must be limit_holdem, no_limit_holdem or a gamedef file, "
                           f"got {text!r}")
     return load_game(text), None
 
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
     """Run the command; errors that describe bad input are one line and exit code 2."""
     args = parser().parse_args(argv)
     try:
-        game, seats = _game(args.game)
+        game, seats = read_game(args.game)
         if args.command == "dealer":
             if seats is not None and list(seats) != sorted(seats):
                 raise ConfigError("pokerzoo's dealer seats the small blind at position 0; this "

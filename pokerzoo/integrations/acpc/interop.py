@@ -104,23 +104,34 @@ def _example(program: Path, gamedef: Path, port: int) -> subprocess.Popen[bytes]
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _policy(spec: str, game: Any) -> Any:
-    return make_opponent(spec.removeprefix("pokerzoo:"), game)
+Player = str | tuple[str, Any]
+"""``example_player``, ``pokerzoo:<built-in opponent>``, or ``(label, policy)``: any policy,
+agent or callable ``play_on_dealer`` takes."""
 
 
-def real_dealer_match(server: str | Path, gamedef_name: str, hands: int,
-                      players: Sequence[str], workdir: str | Path, *, seed: int = 0,
+def _label(player: Player) -> str:
+    text = player[0] if isinstance(player, tuple) else player.removeprefix("pokerzoo:")
+    return text.replace("_", "-").replace(":", "-").replace("|", "-")
+
+
+def _policy(player: Player, game: Any) -> Any:
+    if isinstance(player, tuple):
+        return player[1]
+    return make_opponent(player.removeprefix("pokerzoo:"), game)
+
+
+def real_dealer_match(server: str | Path, gamedef_name: str | Path, hands: int,
+                      players: Sequence[Player], workdir: str | Path, *, seed: int = 0,
                       timeout: float = 120.0) -> MatchReport:
-    """The real ``dealer`` playing ``hands`` hands of the server's gamedef ``gamedef_name``
-    between ``players``: ``example_player`` or ``pokerzoo:<built-in opponent>``."""
+    """The real ``dealer`` playing ``hands`` hands of the gamedef ``gamedef_name`` (a file of
+    the server's folder, or any path) between ``players`` (see ``Player``)."""
     dealer_program, example_program = server_programs(server)
     gamedef = Path(server) / gamedef_name
     text = gamedef.read_text(encoding="utf-8")
     game, seats = game_of_gamedef(text), seats_of_gamedef(text)
     work = Path(workdir)
     work.mkdir(parents=True, exist_ok=True)
-    names = [f"p{i}_{p.removeprefix('pokerzoo:').replace('_', '-')}"
-             for i, p in enumerate(players)]
+    names = [f"p{i}_{_label(p)}" for i, p in enumerate(players)]
     start = time.monotonic()
     dealer = subprocess.Popen(
         [str(dealer_program), "match", str(gamedef), str(hands), str(seed), *names,
@@ -155,7 +166,7 @@ def real_dealer_match(server: str | Path, gamedef_name: str, hands: int,
     agreements = {name: compare(log, read_client_log(
         (work / f"{name}.client.log").read_text(encoding="utf-8"))) for name in results}
     warnings = (work / "dealer.err").read_text(errors="replace").count("WARNING")
-    return MatchReport("project_acpc_server dealer", gamedef_name, len(log.hands),
+    return MatchReport("project_acpc_server dealer", gamedef.name, len(log.hands),
                        log.score or {}, agreements, results, time.monotonic() - start,
                        warnings)
 

@@ -56,15 +56,20 @@ def test_payoffs_agree_with_the_real_dealers_log(kind: str, line: str) -> None:
     assert "|".join(chips_text(v) for v in hand.payoffs(holes, board)) == payoffs
 
 
-def test_a_raise_the_translation_made_all_in_no_longer_ends_the_round() -> None:
-    # Captured from project_acpc_server: the example player raised to 8667, our reply was
-    # raised to the minimum (17234), the example player went all-in. pokerzoo's menu is
-    # half pot, pot and all-in: 17234 was replayed as all-in, and the all-in after it as a
-    # call that ended the round, so the client stopped with "the round is over but no '/'".
+@pytest.mark.parametrize(("line", "all_in"), [
+    ("MATCHSTATE:0:0:r8667r17234r20000:5d5c|", [False, False, True]),
+    ("MATCHSTATE:0:0:cr300r13997c/:5d5c|/8dAs8s", [False, False, False, False]),
+])
+def test_a_raise_the_translation_made_all_in_no_longer_ends_the_round(
+        line: str, all_in: list[bool]) -> None:
+    # Captured from project_acpc_server, where the client stopped with "the round is over but
+    # no '/' and cards follow": pokerzoo's menu is half pot, pot and all-in, and the real
+    # raises to 17234 and 13997 (of 20000) were replayed as all-in, so the call or all-in
+    # after them ended the translated round (the hand) while the real one went on.
     game = GAMES["nolimit"]
-    acpc = parse_matchstate("MATCHSTATE:0:0:r8667r17234r20000:5d5c|", game)
+    acpc = parse_matchstate(line, game)
     hand, all_ins = real_hand(rules_of(game, REVERSE), acpc)
-    assert all_ins == [False, False, True] and hand.current_player() == 0
+    assert all_ins == all_in and hand.current_player() == 0
     state = replay(game, in_seat_order(acpc, REVERSE), all_ins).state
     assert not state.is_chance_node() and state.current_player() == 1  # our turn
     assert real_token(hand, state, CALL) == "c"
@@ -78,7 +83,7 @@ def test_our_raises_are_sized_in_the_real_pot() -> None:
     pot_raise = 3  # pokerzoo's raise of bet_fractions[1] = 1 pot
     # a pot raise facing 8667 over the big blind: 8667 + (8667 + 100 + 8567) = 26001, capped
     assert real_token(hand, state, pot_raise) == "r20000"
-    assert real_token(hand, state, game.all_in_action) == "r20000"
+    assert real_token(hand, state, state.game.all_in_action) == "r20000"
     acpc = parse_matchstate("MATCHSTATE:1:0::|5d5c", game)
     hand, all_ins = real_hand(rules_of(game, REVERSE), acpc)
     state = replay(game, in_seat_order(acpc, REVERSE), all_ins).state

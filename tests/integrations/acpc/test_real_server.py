@@ -15,7 +15,7 @@ from pokerzoo.integrations.acpc.interop import (
     real_dealer_match,
 )
 
-SERVER = os.environ.get("POKERZOO_ACPC_SERVER")
+SERVER = os.environ.get("POKERZOO_ACPC_SERVER") or ""
 pytestmark = pytest.mark.skipif(
     not SERVER or not (Path(SERVER) / "dealer").is_file()
     or not (Path(SERVER) / EXAMPLE).is_file(),
