@@ -29,6 +29,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 from common import code_version, library_versions, table
 
 from pokerzoo.games import load_game
+from pokerzoo.integrations.acpc.betting import chips_text
 from pokerzoo.integrations.acpc.gamedef import gamedef_of
 from pokerzoo.integrations.acpc.interop import (
     EXAMPLE,
@@ -41,12 +42,14 @@ from pokerzoo.runs.acpc import run_player
 from pokerzoo.runs.load import load_agent
 
 GAMEDEFS = ("holdem.limit.2p.reverse_blinds.game", "holdem.nolimit.2p.reverse_blinds.game")
+THREE_HANDED = ("holdem.limit.3p.game", "holdem.nolimit.3p.game")
 PAIRINGS = (("pokerzoo:random", EXAMPLE), (EXAMPLE, "pokerzoo:random"),
             ("pokerzoo:always-call", EXAMPLE), ("pokerzoo:random", "pokerzoo:always-call"))
 
 
 def _row(report: MatchReport, players: str, game: str | None = None) -> list[object]:
-    score = ", ".join(f"{name} {value:+g}" for name, value in report.score.items())
+    score = ", ".join(f"{name} {'+' if value > 0 else ''}{chips_text(value)}"
+                      for name, value in report.score.items())
     agreed = ", ".join(f"{a.agreed}/{a.hands}" for a in report.agreements.values())
     clients = report.clients.values()
     return [report.dealer, game or report.game, players, report.hands, score, agreed,
@@ -81,6 +84,12 @@ def main() -> int:
                                            Path(tmp) / f"{gamedef}-{i}", seed=args.seed)
                 reports.append(report)
                 rows.append(_row(report, " vs ".join(players)))
+        for gamedef in THREE_HANDED:
+            players3 = ("pokerzoo:random", "pokerzoo:always-call", EXAMPLE)
+            report = real_dealer_match(server, gamedef, args.hands, players3,
+                                       Path(tmp) / gamedef, seed=args.seed)
+            reports.append(report)
+            rows.append(_row(report, " vs ".join(players3)))
         for run in args.run:
             agent = load_agent(run)
             build = agent.build or {}

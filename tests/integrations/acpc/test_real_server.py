@@ -40,6 +40,16 @@ def test_the_real_dealer_hosts_pokerzoo(gamedef: str, players: tuple[str, str],
     assert report.dealer_fixes == 0  # every action we sent was valid as sent
 
 
+@pytest.mark.parametrize("gamedef", ["holdem.limit.3p.game", "holdem.nolimit.3p.game"])
+def test_three_handed_on_the_real_dealer(gamedef: str, tmp_path: Path) -> None:
+    players = ("pokerzoo:random", "pokerzoo:always-call", EXAMPLE)
+    report = real_dealer_match(SERVER, gamedef, HANDS, players, tmp_path, timeout=60)
+    assert report.hands == HANDS and report.dealer_fixes == 0
+    for name, agreement in report.agreements.items():  # side pots, split chips included
+        assert agreement.ok, f"{name}: {agreement.first_disagreement}"
+        assert report.score[name] == pytest.approx(report.clients[name].chips)
+
+
 @pytest.mark.parametrize("game", ["limit_holdem", "no_limit_holdem"])
 def test_pokerzoos_dealer_hosts_the_example_player(game: str, tmp_path: Path) -> None:
     report = pokerzoo_dealer_match(SERVER, game, HANDS // 2, "random", tmp_path, timeout=60)
