@@ -13,7 +13,7 @@ from pokerzoo.errors import ConfigError, PokerzooError
 from pokerzoo.evaluation.opponents import make_opponent, opponent_names
 from pokerzoo.games import load_game
 from pokerzoo.games.base import Game
-from pokerzoo.integrations.acpc.client import play_on_dealer
+from pokerzoo.integrations.acpc.client import client_summary, play_on_dealer
 from pokerzoo.integrations.acpc.dealer import Dealer
 from pokerzoo.integrations.acpc.gamedef import game_of_gamedef, gamedef_of, seats_of_gamedef
 
@@ -21,7 +21,7 @@ PlayerLoader = Callable[[str, Game], Any]
 """Makes a player from a name that is not a built-in opponent (a run folder, ...)."""
 
 
-def _game(text: str) -> tuple[Game, tuple[int, ...] | None]:
+def read_game(text: str, flag: str = "--game") -> tuple[Game, tuple[int, ...] | None]:
     """The game of a game name (``limit_holdem``, ``no_limit_holdem``) or a gamedef file, and
     the pokerzoo seat of each ACPC position (``None``: position ``i`` is seat ``i``)."""
     path = Path(text)
@@ -31,7 +31,7 @@ def _game(text: str) -> tuple[Game, tuple[int, ...] | None]:
         gamedef = path.read_text(encoding="utf-8", errors="replace")
         return game_of_gamedef(gamedef), seats_of_gamedef(gamedef)
     if text not in ("limit_holdem", "no_limit_holdem"):
-        raise ConfigError(f"--game must be limit_holdem, no_limit_holdem or a gamedef file, "
+        raise ConfigError(f"{flag} must be limit_holdem, no_limit_holdem or a gamedef file, "
                           f"got {text!r}")
     return load_game(text), None
 
@@ -59,6 +59,8 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--opponent", default="random",
                         help=f"{'|'.join(opponent_names())} (or a run folder via pokerzoo.runs)")
     client.add_argument("--seed", type=int, default=None)
+    client.add_argument("--log", default=None,
+                        help="the client's log: per hand the last MATCHSTATE and our chips")
     p.add_argument("--debug", action="store_true")
     return p
 
@@ -67,7 +69,7 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
     """Run the command; errors that describe bad input are one line and exit code 2."""
     args = parser().parse_args(argv)
     try:
-        game, seats = _game(args.game)
+        game, seats = read_game(args.game)
         if args.command == "dealer":
             if seats is not None and list(seats) != sorted(seats):
                 raise ConfigError("pokerzoo's dealer seats the small blind at position 0; this "
@@ -93,9 +95,8 @@ def main(argv: Sequence[str] | None = None, load_player: PlayerLoader | None = N
                 raise ConfigError(f"--opponent must be one of {opponent_names()} here (run "
                                   "folders: python -m pokerzoo.runs.acpc)")
             seen = play_on_dealer(game, player, args.port, host=args.host, seed=args.seed,
-                                  seats=seats)
-            print(f"{seen.hands} hands, {seen.actions} actions, {seen.translated} opponent "
-                  "raises translated")
+                                  seats=seats, log=args.log)
+            print(client_summary(seen))
     except PokerzooError as exc:
         if args.debug:
             raise

@@ -33,6 +33,7 @@ another shape raises a one-line ``ConfigError`` naming what is wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pokerzoo.errors import ConfigError
@@ -114,13 +115,19 @@ class Translation:
     note: str | None = None
 
 
-def action_of_token(state: HoldemState, token: str) -> Translation:
+def action_of_token(state: HoldemState, token: str, all_in: bool | None = None) -> Translation:
     """The legal pokerzoo action closest to the ACPC ``token`` at ``state``.
 
     The ACPC dealer turns an invalid action into a valid one; so does this, saying so in
     ``note``: a fold when checking is free is a check, a raise where none is allowed a call,
     and a no-limit ``r<N>`` off pokerzoo's menu the legal raise whose total is nearest to
     ``N`` (the smaller of two equally near; all-in is on the menu).
+
+    ``all_in`` says whether the raise put its player all-in on the dealer that sent it (a
+    dealer with other stacks than pokerzoo's game, ``betting.AcpcHand``): an all-in is then
+    played as pokerzoo's all-in and any other raise as the nearest raise that is not all-in
+    (all-in only where no other is legal), so the translated hand ends its rounds where the
+    real one does. ``None``: by size alone.
     """
     legal = state.legal_actions()
     if token == "f":
@@ -138,11 +145,24 @@ def action_of_token(state: HoldemState, token: str) -> Translation:
                           "in the pot once it is made")
     wanted = int(token[1:])
     totals = [(raise_total(state, a), a) for a in raises]
+    if all_in is not None and not state.game.is_limit:
+        shove = state.game.all_in_action
+        if all_in and shove in raises:
+            return _translated(token, wanted, totals, raise_total(state, shove), shove)
+        others = [(t, a) for t, a in totals if a != shove]
+        if not all_in and others:
+            best_total, best = min(others, key=lambda ta: (abs(ta[0] - wanted), ta[0]))
+            return _translated(token, wanted, totals, best_total, best)
     best_total, best = min(totals, key=lambda ta: (abs(ta[0] - wanted), ta[0]))
-    if best_total == wanted:
-        return Translation(best)
-    return Translation(best, f"{token} is off pokerzoo's menu "
-                             f"{[t for t, _ in totals]}: played as r{best_total}")
+    return _translated(token, wanted, totals, best_total, best)
+
+
+def _translated(token: str, wanted: int, totals: list[tuple[int, int]], total: int,
+                action: int) -> Translation:
+    if total == wanted:
+        return Translation(action)
+    return Translation(action, f"{token} is off pokerzoo's menu "
+                               f"{[t for t, _ in totals]}: played as r{total}")
 
 
 def betting_and_boards(state: HoldemState) -> tuple[list[list[str]], list[list[int]]]:
@@ -284,9 +304,11 @@ class Replay:
     """How each token off pokerzoo's menu was translated (empty when none was)."""
 
 
-def replay(game: Game, message: MatchState) -> Replay:
+def replay(game: Game, message: MatchState,
+           all_ins: Sequence[bool] | None = None) -> Replay:
     """Replay ``message`` in ``game``: deal its cards (stand-ins where hidden) and translate
-    its tokens (``action_of_token``).
+    its tokens (``action_of_token``; ``all_ins``: for each token of the betting, in order,
+    whether it put its player all-in on the dealer that sent it).
 
     Raises:
         ConfigError: when the betting does not fit the game: an action after the hand ended or
@@ -303,6 +325,7 @@ def replay(game: Game, message: MatchState) -> Replay:
     actions: list[int] = []
     notes: list[str] = []
     text = message.betting_text()
+    flags = iter(all_ins) if all_ins is not None else None
     for r, tokens in enumerate(message.betting):
         if r > 0:
             if not state.is_chance_node():
@@ -313,7 +336,8 @@ def replay(game: Game, message: MatchState) -> Replay:
             if state.is_chance_node() or state.is_terminal():
                 raise ConfigError(f"MATCHSTATE betting {text!r}: {token!r} after round {r} "
                                   "ended")
-            translation = action_of_token(state, token)
+            flag = None if flags is None else next(flags, None)
+            translation = action_of_token(state, token, flag)
             if translation.note:
                 notes.append(translation.note)
             actions.append(translation.action)
