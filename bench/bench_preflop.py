@@ -37,6 +37,7 @@ from pokerzoo.public.spots.pushfold import (
 from pokerzoo.public.spots.ranges import CLASS_NAMES
 
 RESULTS = Path(__file__).resolve().parent / "results"
+LOAD_AT_START = os.getloadavg()[0]
 
 
 def grid(values: dict[str, float | None], gaps: dict) -> str:
@@ -151,7 +152,10 @@ def main() -> None:
         "# Preflop: exact all-in equities and the heads-up push/fold equilibrium", "",
         f"`python bench/bench_preflop.py{' --reuse' if args.reuse else ''}`. Code "
         f"{code_version(Path('.'))}; {library_versions()}; {platform.machine()}, "
-        f"{os.cpu_count()} cores; peak memory {peak_mb:.0f} MB.", "",
+        f"{os.cpu_count()} cores; peak memory {peak_mb:.0f} MB; load average "
+        f"{LOAD_AT_START:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (above 2 the "
+        "cores were shared with other jobs and the times are longer than on a quiet machine).",
+        "",
         "## The equity table", "",
         f"Wins and ties of every pair of the 1,326 combos over all 1,712,304 boards: {build}. "
         f"Class equities from it: AA vs KK {class_equity(table, 'AA', 'KK'):.4f}, AKs vs QQ "
