@@ -76,13 +76,22 @@ def solve_tree(algorithm: str, queue: Any) -> None:
     row = {"algorithm": algorithm, "iterations": solution.solver.iterations,
            "seconds": solution.seconds, "exploitability_bb": solution.exploitability_bb(),
            "check_bb": (br0 + br1) / 2, "value_bb": solution.game_value_bb(),
-           "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+           "peak_mb": _peak_mb()}
     if algorithm == ALGORITHMS[0]:
         solution.chart("", RESULTS / "preflop_100bb_root.png")
         solution.chart("raise 2.5", RESULTS / "preflop_100bb_vs_open.png")
         root = solution.to_json(lines=[""])["strategy"][""]
         row["root"] = {a: sum(f >= 0.5 for f in freqs.values()) for a, freqs in root.items()}
     queue.put(row)
+
+
+def _peak_mb() -> float:
+    """This process's own peak resident memory: VmHWM, which a new program image starts
+    afresh (``ru_maxrss`` keeps the parent's size at the fork)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def tree_rows() -> list[dict[str, Any]]:
@@ -128,8 +137,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reuse", action="store_true", help="read the cached table, do not rebuild")
     ap.add_argument("--stacks", default="1:20:0.05")
+    ap.add_argument("--tree-only", action="store_true",
+                    help="rerun only the 100 bb tree and replace its section of --out")
     ap.add_argument("--out", default=str(RESULTS / "preflop.md"))
     args = ap.parse_args()
+    if args.tree_only:
+        out = Path(args.out)
+        head = out.read_text().split("## The 100 bb preflop tree")[0]
+        section = tree_section()
+        rerun = (f"(This section rerun by `python bench/bench_preflop.py --tree-only`: code "
+                 f"{code_version(Path('.'))}; load average {LOAD_AT_START:.1f} at the start, "
+                 f"{os.getloadavg()[0]:.1f} at the end.)")
+        text = head + "\n".join([*section[:2], rerun, "", *section[2:]])
+        write_atomically(out, text)
+        print(text)
+        return
     if args.reuse:
         started = time.perf_counter()
         table = equity_table()
