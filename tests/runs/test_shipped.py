@@ -69,3 +69,35 @@ def test_setup_ships_every_config_the_scripts_and_docs_name() -> None:
     assert named and named <= files, sorted(named - files)
     manifest = (ROOT / "MANIFEST.in").read_text()
     assert all(g in manifest for g in globs)
+
+
+def test_evaluate_and_train_take_shipped_files_by_name(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import pokerzoo.runs.commands.evaluate as evaluate
+    import pokerzoo.runs.commands.train as train
+    import pokerzoo.runs.spot_reports as spot_reports
+
+    monkeypatch.chdir(tmp_path)
+    seen: list[object] = []
+    monkeypatch.setattr(evaluate, "is_foreign_folder", lambda folder: False)
+    monkeypatch.setattr(evaluate.SavedRun, "open", staticmethod(lambda folder: folder))
+    def decision_report(runs: object, spot: object, *args: object,
+                        **kwargs: object) -> dict[str, object]:
+        seen.append(spot)
+        return {}
+
+    monkeypatch.setattr(spot_reports, "decision_report", decision_report)
+    assert evaluate.main(["run", "--spot", "nlh_limped_river", "--spot-decision", "check",
+                          "--json"]) == 0
+    assert [Path(str(s)) for s in seen] == [RIVER]
+
+    configs: list[str] = []
+
+    def from_toml(cls: type, path: str, **flags: object) -> None:
+        configs.append(path)
+        raise LookupError("stop here")
+
+    monkeypatch.setattr(train.RunConfig, "from_toml", classmethod(from_toml))
+    with pytest.raises(LookupError):
+        train.main(["--config", "leduc_cfr_plus"])
+    assert [Path(c) for c in configs] == [ROOT / "configs" / "leduc_cfr_plus.toml"]

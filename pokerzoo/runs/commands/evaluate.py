@@ -57,6 +57,7 @@ from pokerzoo.runs.reports import (
     total_scores,
     tree_for,
 )
+from pokerzoo.runs.shipped import resolve_shipped
 from pokerzoo.runs.tournament import (
     builtin_entrants,
     foreign_report,
@@ -119,7 +120,9 @@ def parser() -> argparse.ArgumentParser:
                    help="instead of the usual scores: each hold'em run's strategy at this spot "
                         "(configs/spots/*.toml), scored by the spot's best response: its EV "
                         "loss against the equilibrium in chips and %% of the pot, at the spot's "
-                        "declared ranges (spot_ev_loss_chips, spot_ev_loss_pct_pot)")
+                        "declared ranges (spot_ev_loss_chips, spot_ev_loss_pct_pot); a path that "
+                        "does not exist names a spot shipped with pokerzoo, by its path or "
+                        "name (nlh_limped_river)")
     p.add_argument("--spot-player", choices=("oop", "ip", "both"), default="both",
                    help="--spot: the spot's player the run is scored as")
     p.add_argument("--spot-ranges", choices=("declared", "own"), default="declared",
@@ -160,6 +163,8 @@ def check_picture_paths(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.spot:
+        args.spot = resolve_shipped(args.spot)
     if args.spot_decision is not None and not args.spot:
         # Before any run folder is opened: without a spot the line names nothing to score.
         raise ConfigError("--spot-decision scores a decision of a spot: give the spot too "
