@@ -116,12 +116,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Fixed-seed walks through every registered game, as text.")
     parser.add_argument("--write", action="store_true",
                         help="write <game>.txt into --out instead of printing the walks")
-    parser.add_argument("--out", type=Path, default=FOLDER,
+    parser.add_argument("--out", type=Path, default=None,
                         help="the folder --write writes (default: the checkout's "
-                             "tests/playthroughs)")
+                             "tests/playthroughs; an installed pokerzoo has none)")
     parser.add_argument("games", nargs="*",
                         help="these games only (default: every game pokerzoo ships)")
     args = parser.parse_args(argv)
+    if args.out is None:
+        if args.write and not FOLDER.parent.is_dir():
+            parser.error(f"no checkout's tests folder at {FOLDER.parent}: give --out DIR")
+        args.out = FOLDER
     names = args.games or own_games()
     for name in names:
         text = playthrough(name)
