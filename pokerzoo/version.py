@@ -2,5 +2,5 @@
 that write one read it here rather than from the front door (``pokerzoo/__init__.py`` stands
 above every floor: a module importing its names would depend on all of them)."""
 
-__version__ = "0.1.0"
-"""The release, as ``pyproject.toml``'s ``[project] version`` states it."""
+__version__ = "0.2.0"
+"""The release: the one place it is written (``pyproject.toml`` reads it, ``dynamic``)."""

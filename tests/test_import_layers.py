@@ -38,6 +38,8 @@ LAYERS: dict[str, int] = {
     # evaluation, so it stands above all three; only the scripts' floor is above it.
     "judge": 9,
     "runs": 10,
+    # python -m pokerzoo: the commands of runs, so it stands above the scripts' floor.
+    "__main__": 11,
 }
 """Each top-level part of ``pokerzoo`` and its layer: a module may import its own layer or a
 lower one. ``pokerzoo/__init__.py`` is the front door and may import any layer (lazily)."""

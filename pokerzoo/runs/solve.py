@@ -23,6 +23,7 @@ from pokerzoo.atomic import write_atomically
 from pokerzoo.errors import ConfigError
 from pokerzoo.public.engine.backend import BACKENDS
 from pokerzoo.runs.cli import add_debug_flag, count_arg, parse_assignments
+from pokerzoo.runs.shipped import resolve_shipped, shipped_names
 from pokerzoo.schedule import ALGORITHMS
 
 SMALL_GAMES = ("kuhn_poker", "leduc_holdem")
@@ -94,13 +95,17 @@ def default_threads() -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="solve.py",
         description="Solve a small game (or, with the spot form, a hold'em spot) on the "
                     "public-state engine: an equilibrium, its value and exploitability.",
     )
     parser.add_argument("spot", nargs="?", default=None, metavar="SPOT.toml",
                         help="a hold'em spot to solve (see configs/spots/), or a preflop tree "
-                             "(a [preflop] table, e.g. configs/preflop_100bb.toml)")
+                             "(a [preflop] table, e.g. configs/preflop_100bb.toml). A path "
+                             "that does not exist names a file shipped with pokerzoo, which "
+                             "an installed wheel holds too: by its path in the repository "
+                             "(configs/spots/nlh_limped_river.toml) or its name "
+                             "(nlh_limped_river, preflop_100bb); shipped spots: "
+                             + ", ".join(shipped_names()))
     parser.add_argument("--game", choices=SMALL_GAMES, default=None,
                         help="solve this whole game")
     parser.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
@@ -340,6 +345,8 @@ def _solved(args: argparse.Namespace, solve: Callable[..., dict[str, Any]],
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.spot is not None:
+        args.spot = resolve_shipped(args.spot)
     if args.example:
         from pokerzoo.public.spots.spot_format import EXAMPLE_SPOT
 

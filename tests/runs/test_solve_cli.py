@@ -131,7 +131,7 @@ def test_spot_decision_without_spot_is_refused(tmp_path: Path,
 
 def test_spot_decision_solves_on_all_the_cores(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    import evaluate
+    import pokerzoo.runs.commands.evaluate as evaluate
     import pokerzoo.runs.spot_reports as spot_decision
 
     seen: dict[str, object] = {}
