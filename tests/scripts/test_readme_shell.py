@@ -309,7 +309,11 @@ def test_field_docs_are_read_for_every_config_field() -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.toml")))
 def test_shipped_configs_are_valid_run_configs(path: Path) -> None:
+    from pokerzoo.public.spots.preflop import PreflopSpot, is_preflop_file
     from pokerzoo.runs.config import RunConfig
 
+    if is_preflop_file(path):  # a preflop tree for solve.py, not a run config for train.py
+        assert PreflopSpot.from_toml(path).lines()
+        return
     config = RunConfig.from_toml(path)
     assert config.agent and config.game
