@@ -7,10 +7,12 @@ import re
 import tomllib
 from pathlib import Path
 
+from tests.manual import manual_text
+
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 EXTRAS = PYPROJECT["project"]["optional-dependencies"]
-README = (ROOT / "README.md").read_text()
+README = manual_text()  # README.md and the documentation site
 
 
 def test_rl_extra_holds_the_rl_libraries_at_the_test_extras_versions() -> None:

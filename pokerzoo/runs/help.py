@@ -14,11 +14,12 @@ import importlib
 import textwrap
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pokerzoo.agents.registry import AgentSpec, registered_agents
 from pokerzoo.config import field_docs
+from pokerzoo.errors import ConfigError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,39 +118,61 @@ def _value_of(config: Any, dotted: str) -> Any:
 _MISSING = object()
 
 
+def _families(names: Sequence[str] | None = None) -> list[list[AgentSpec]]:
+    """Registered agents grouped by family (agents sharing a config class), in registry
+    order; only ``names`` when given."""
+    families: dict[str, list[AgentSpec]] = {}
+    for spec in registered_agents().values():
+        if names is None or spec.name in names:
+            families.setdefault(spec.config or spec.name, []).append(spec)
+    return list(families.values())
+
+
+def _family_title(specs: list[AgentSpec], default_budget: Callable[[str], int]) -> str:
+    """``cfr, cfr+ (default budget 20,000 iterations, set with --iterations or --seconds``."""
+    first = specs[0]
+    names = ", ".join(s.name for s in specs)
+    units = first.units
+    budgets = {s.name: default_budget(s.name) for s in specs}
+    if len(set(budgets.values())) == 1:
+        budget = f"default budget {budgets[first.name]:,} {units}"
+    else:
+        each = ", ".join(f"{name} {value:,}" for name, value in budgets.items())
+        budget = f"default budget in {units}: {each}"
+    flag = "--episodes" if units in ("episodes", "rounds") else "--iterations"
+    return f"{names} ({budget}, set with {flag} or --seconds"
+
+
+def _family_parameters(specs: list[AgentSpec]) -> list[tuple[Parameter, list[str]]]:
+    """Each parameter of the family's config with the presets that change its default, as
+    ``"name: value"`` strings."""
+    cls = specs[0].config_class
+    if cls is None:
+        return []
+    presets = {s.name: preset_config(s) for s in specs}
+    out = []
+    for p in config_parameters(cls):
+        changes = [
+            f"{name}: {value!r}" for name, config in presets.items()
+            if config is not None
+            and (value := _value_of(config, p.name)) is not _MISSING and value != p.default
+        ]
+        out.append((p, changes))
+    return out
+
+
 def agents_help(default_budget: Callable[[str], int], width: int = 100) -> str:
     """The agent section of ``train.py --help``: per family (agents sharing a config class),
     the budget units and each agent's ``default_budget(name)``, then each parameter with its
     default, the presets that change it, and its doc."""
-    families: dict[str, list[AgentSpec]] = {}
-    for spec in registered_agents().values():
-        families.setdefault(spec.config or spec.name, []).append(spec)
     lines = ["agents and their hyperparameters (--agent-param NAME=VALUE, or [agent_params] in "
              "a --config file):"]
-    for specs in families.values():
-        first = specs[0]
-        names = ", ".join(s.name for s in specs)
-        units = first.units
-        budgets = {s.name: default_budget(s.name) for s in specs}
-        if len(set(budgets.values())) == 1:
-            budget = f"default budget {budgets[first.name]:,} {units}"
-        else:
-            each = ", ".join(f"{name} {value:,}" for name, value in budgets.items())
-            budget = f"default budget in {units}: {each}"
-        flag = "--episodes" if units in ("episodes", "rounds") else "--iterations"
-        cls = first.config_class
-        title = f"{names} ({budget}, set with {flag} or --seconds"
+    for specs in _families():
+        cls = specs[0].config_class
+        title = _family_title(specs, default_budget)
         lines.append("")
         lines.append(title + (f"; config {cls.__name__})" if cls else ")"))
-        if cls is None:
-            continue
-        presets = {s.name: preset_config(s) for s in specs}
-        for p in config_parameters(cls):
-            changes = [
-                f"{name}: {value!r}" for name, config in presets.items()
-                if config is not None
-                and (value := _value_of(config, p.name)) is not _MISSING and value != p.default
-            ]
+        for p, changes in _family_parameters(specs):
             head = f"  {p.name}" + (f" (or {p.alias})" if p.alias else "")
             if p.when:
                 head += f" (with {p.when})"
@@ -159,3 +182,29 @@ def agents_help(default_budget: Callable[[str], int], width: int = 100) -> str:
                 lines.extend(textwrap.wrap(p.doc, width=width, initial_indent="      ",
                                            subsequent_indent="      "))
     return "\n".join(lines)
+
+
+def parameters_markdown(names: Sequence[str], default_budget: Callable[[str], int]) -> str:
+    """The parameters of agents ``names`` as Markdown tables, one per family, the form the
+    documentation's agent pages show (the same rows as ``train.py --help``)."""
+    unknown = sorted(set(names) - set(registered_agents()))
+    if unknown:
+        raise ConfigError(f"unknown agents {unknown}; registered: {sorted(registered_agents())}")
+    blocks = []
+    for specs in _families(names):
+        cls = specs[0].config_class
+        title = _family_title(specs, default_budget) + (f"; config `{cls.__name__}`)"
+                                                         if cls else ")")
+        rows = ["| parameter | default | presets | meaning |", "| --- | --- | --- | --- |"]
+        for p, changes in _family_parameters(specs):
+            name = f"`{p.name}`" + (f" (or `{p.alias}`)" if p.alias else "")
+            if p.when:
+                name += f" (with `{p.when}`)"
+            cells = [name, f"`{p.default!r}`", "; ".join(changes) or "-", p.doc or "-"]
+            # Docstrings quote code RST-style (``x``); Markdown quotes it once.
+            rows.append("| " + " | ".join(
+                c.replace("``", "`").replace("|", "\\|").replace("\n", " ") for c in cells
+            ) + " |")
+        blocks.append(f"**{title}**\n\n" + ("\n".join(rows) if len(rows) > 2
+                                             else "No parameters."))
+    return "\n\n".join(blocks) + "\n"

@@ -28,6 +28,7 @@ from pokerzoo.agents.registry import (
     registered_agents,
 )
 from pokerzoo.errors import ConfigError
+from tests.manual import section as manual_section
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY_PREFIXES = ("pokerzoo.agents.cfr", "pokerzoo.agents.fictitious", "pokerzoo.agents.nfsp",
@@ -230,8 +231,7 @@ def test_train_list_shows_the_table() -> None:
 
 
 def test_readme_agent_table_matches_the_registry() -> None:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Solvers and learners", 1)[1].split("\n## ", 1)[0]
+    section = manual_section("## Solvers and learners")
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     documented = {}
     for row in rows:

@@ -1,18 +1,18 @@
-"""Every Python snippet of the README runs."""
+"""Every Python snippet of the manual (README.md and the documentation site) runs."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parents[2] / "README.md"
-SNIPPETS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+from tests.manual import manual_text
+
+SNIPPETS = re.findall(r"```python\n(.*?)```", manual_text(), flags=re.S)
 
 
 def test_doc_has_the_three_uses() -> None:
-    text = DOC.read_text()
+    text = manual_text()
     for heading in ("A PettingZoo loop", "gymnasium.make and MaskablePPO", "Tianshou"):
         assert f"### {heading}" in text
     assert len(SNIPPETS) >= 4
@@ -25,4 +25,4 @@ def test_snippet_runs(index: int, capsys: pytest.CaptureFixture) -> None:
     if "ray.rllib" in SNIPPETS[index]:
         # RLlib lives in .ci/run's second environment; test_rllib_recipe.py runs it there.
         pytest.importorskip("ray.rllib")
-    exec(compile(SNIPPETS[index], f"{DOC.name}[{index}]", "exec"), {"__name__": "__doc__"})
+    exec(compile(SNIPPETS[index], f"manual[{index}]", "exec"), {"__name__": "__doc__"})

@@ -25,6 +25,7 @@ from pokerzoo.envs.registration import (
 from pokerzoo.envs.registry import ENVS, env_module, env_spec
 from pokerzoo.errors import ConfigError
 from pokerzoo.games.registry import registered_games
+from tests.manual import manual_text
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "pokerzoo/"
@@ -109,7 +110,7 @@ def test_gymnasium_id_plays_the_named_env() -> None:
 
 
 def test_readme_names_every_id() -> None:
-    text = (ROOT / "README.md").read_text()
+    text = manual_text()
     for gym_id in gym_ids():
         assert f"`{gym_id}`" in text, gym_id
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -41,6 +40,7 @@ from pokerzoo.integrations.rllib_selfplay import (
     self_play,
 )
 from pokerzoo.policy import UniformRandomPolicy
+from tests.manual import manual_text
 
 
 @pytest.fixture(scope="module")
@@ -186,13 +186,13 @@ def test_ppo_self_play_beats_random_over_2000_hands(ray_session) -> None:
 
 
 def test_the_readme_rllib_snippet_runs(ray_session, capsys) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = manual_text()
     section = readme.split("### RLlib\n", 1)[1]
     (snippet,) = re.findall(r"```python\n(.*?)```", section, flags=re.S)[:1]
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as self_play does: tiny networks, two cores shared with Ray
     try:
-        exec(compile(snippet, "README.md[RLlib]", "exec"), {"__name__": "__doc__"})
+        exec(compile(snippet, "manual[RLlib]", "exec"), {"__name__": "__doc__"})
     finally:
         torch.set_num_threads(threads)
     out = capsys.readouterr().out

@@ -36,8 +36,10 @@ from typing import Any
 
 import pytest
 
+from tests.manual import manual_text
+
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
+README = manual_text()  # README.md, then the site's pages in nav order
 MARK = "<!-- runnable -->"
 QUICK_MARK = "<!-- runnable quick -->"
 BLOCKS = re.findall(r"<!-- runnable(?: quick)? -->\s*\n```bash\n(.*?)```", README, flags=re.S)
