@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +22,10 @@ def test_doc_has_the_three_uses() -> None:
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("index", range(len(SNIPPETS)))
-def test_snippet_runs(index: int, capsys: pytest.CaptureFixture) -> None:
+def test_snippet_runs(index: int, capsys: pytest.CaptureFixture, tmp_path: Path,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # In a fresh folder, as a user would run it: a snippet that writes a file writes it there.
+    monkeypatch.chdir(tmp_path)
     if "ray.rllib" in SNIPPETS[index]:
         # RLlib lives in .ci/run's second environment; test_rllib_recipe.py runs it there.
         pytest.importorskip("ray.rllib")
