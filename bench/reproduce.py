@@ -1085,7 +1085,8 @@ def deep_gxfp_rows(s: dict[str, Any], numbers: str) -> list[Row]:
             "Fig. 5: HUNL convergence",
             "a curve",
             "LBR intervals (about ± 2,000 "
-            "mbb/g) hold zero at every point (`bench/results/deep/hunl_records/arrays-3000x48/note.md`)",
+            "mbb/g) hold zero at every point "
+            "(`bench/results/deep/hunl_records/arrays-3000x48/note.md`)",
             "not measured",
         )
     )
