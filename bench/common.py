@@ -72,3 +72,19 @@ def library_versions() -> str:
 
     return (f"Python {platform.python_version()}, numpy {numpy.__version__}, "
             f"numba {numba.__version__}")
+
+
+def machine_line() -> str:
+    """The CPU's name, its core count and the load average now, one line."""
+    import os
+
+    name = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{name}, {os.cpu_count()} cores, load average {load:.1f}"

@@ -18,8 +18,12 @@ value, the traverser's value at its first decision of an external-sampling trave
 current profile, here from ``--probe-traversals`` extra traversals of player 0 after each point
 (a separate generator, so the run itself is unchanged), as the mean of the last block of 100
 and as |running mean over every block so far - (-1/18)|, the distance to Kuhn's game value
-that such a curve can show. Neither is a best response: a profile can sit at P1's value
-and be exploitable.
+that such a curve can show; and its noise-free form, |P1's exact value of the profile + 1/18|
+(the expected value on the compiled tree, no sampling). None is a best response: a profile can
+sit at P1's value and be exploitable.
+
+``--out FILE.json`` writes the numbers (per seed), the command, the code version, the library
+versions and the machine, and ``FILE.md`` beside it with the printed table.
 
     python bench/deep_gxfp_kuhn.py --iterations 50 --every 5 --seeds 0 1 2
     python bench/deep_gxfp_kuhn.py --param 'utility_targets="samples"' \
@@ -29,17 +33,27 @@ and be exploitable.
 from __future__ import annotations
 
 import argparse
+import json
+import platform
+import shlex
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import code_version, library_versions, machine_line
 
 from pokerzoo import load_game
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
 from pokerzoo.agents.deep.traversal import tree_utility_samples
 from pokerzoo.agents.registry import make_agent
+from pokerzoo.atomic import write_atomically
 from pokerzoo.evaluation import exploitability
-from pokerzoo.evaluation.exact import policy_array
+from pokerzoo.evaluation.exact import expected_values, policy_array
 from pokerzoo.tree.game_tree import GameTree
 from pokerzoo.tree.kernels.arrays import tree_arrays
 from pokerzoo.tree.tabular_policy import TabularPolicy
@@ -99,19 +113,23 @@ def main() -> None:
                         help="traversals of P1 after each point for the paper's quantity")
     parser.add_argument("--param", action="append", default=[],
                         help="a DeepGXFPConfig field, name=value (Python literal)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="a .json file for the record (and a .md beside it)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     params = {k: eval(v) for k, v in (p.split("=", 1) for p in args.param)}
     game = load_game("kuhn_poker")
     points = list(range(args.every, args.iterations + 1, args.every))
-    curves, seconds, blocks, distances = [], [], [], []
+    curves, seconds, blocks, distances, exact_p1 = [], [], [], [], []
     for seed in args.seeds:
         agent = DeepGXFP(game, seed=seed, device="cpu", **params)
         probe = np.random.default_rng(10_000 + seed)
         start, curve, last, distance, values = time.perf_counter(), [], [], [], []
+        p1 = []
         for _ in points:
             agent.iterate(args.every)
             curve.append(exploitability(agent.tree, agent.policy()))
+            p1.append(float(expected_values(agent.tree, agent.policy())[0]))
             sigma = policy_array(agent.tree, agent.policy())
             values.append(p1_traversal_values(agent.tree, sigma, args.probe_traversals, probe))
             last.append(values[-1][-BLOCK:].mean())
@@ -120,6 +138,7 @@ def main() -> None:
         curves.append(curve)
         blocks.append(last)
         distances.append(distance)
+        exact_p1.append(p1)
         print(f"seed {seed}: {seconds[-1]:.0f} s", flush=True)
     tabular = make_agent("gxfp", game)
     exact = []
@@ -129,20 +148,49 @@ def main() -> None:
     floor = np.mean([sampled_gxfp(agent.tree, agent.config.traversals, points, 1000 + s)
                      for s in range(args.floor_seeds)], axis=0)
     per_unit = 2 * agent.config.traversals
-    print(f"\nconfig: {agent.config}\n")
-    print("Exploitability (NashConv / 2, exact, chips; the headline), and the paper's "
-          f"quantity: P1's sampled traversal value, last block of {BLOCK} and |running mean "
-          "- (-1/18)| (means over seeds)\n")
-    print("| iterations | traversals (both players) | " + " | ".join(
+    lines = [f"config: {agent.config}", "",
+             "Exploitability (NashConv / 2, exact, chips; the headline), and the paper's "
+             f"quantity: P1's sampled traversal value, last block of {BLOCK} and |running mean "
+             "- (-1/18)|, and its noise-free form |P1's exact value + 1/18| (means over seeds)",
+             ""]
+    lines.append("| iterations | traversals (both players) | " + " | ".join(
         f"seed {s}" for s in args.seeds) + " | mean | tabular GXFP | sampled GXFP "
-        "| P1 value, last block | abs(running mean + 1/18) |")
-    print("|" + "---|" * (len(args.seeds) + 7))
+        "| P1 value, last block | abs(running mean + 1/18) | abs(exact P1 value + 1/18) |")
+    lines.append("|" + "---|" * (len(args.seeds) + 8))
     table, block, distance = np.array(curves), np.array(blocks), np.array(distances)
+    gap = np.abs(np.array(exact_p1) - KUHN_P1_VALUE)
     for k, n in enumerate(points):
         row = " | ".join(f"{v:.4f}" for v in table[:, k])
-        print(f"| {n} | {n * per_unit:,} | {row} | {table[:, k].mean():.4f} | {exact[k]:.4f} "
-              f"| {floor[k]:.4f} | {block[:, k].mean():+.4f} | {distance[:, k].mean():.4f} |")
-
+        lines.append(
+            f"| {n} | {n * per_unit:,} | {row} | {table[:, k].mean():.4f} | {exact[k]:.4f} "
+            f"| {floor[k]:.4f} | {block[:, k].mean():+.4f} | {distance[:, k].mean():.4f} "
+            f"| {gap[:, k].mean():.4f} |")
+    print("\n" + "\n".join(lines))
+    if args.out is None:
+        return
+    command = "python bench/deep_gxfp_kuhn.py " + shlex.join(sys.argv[1:])
+    record = {
+        "command": command, "code_version": code_version(Path(__file__).resolve().parent),
+        "libraries": f"{library_versions()}, torch {torch.__version__}",
+        "machine": machine_line(), "platform": platform.platform(),
+        "config": str(agent.config), "seeds": list(args.seeds), "points": points,
+        "traversals_per_unit": per_unit, "exploitability": table.tolist(),
+        "tabular_gxfp": [float(v) for v in exact], "sampled_gxfp": floor.tolist(),
+        "p1_last_block": block.tolist(), "abs_running_mean_gap": distance.tolist(),
+        "p1_exact_value": exact_p1, "abs_exact_gap": gap.tolist(), "seconds": seconds,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(args.out, json.dumps(record, indent=1), what="Deep GXFP record")
+    header = [
+        "# Deep GXFP on Kuhn: exact exploitability beside the paper's own quantity", "",
+        f"Command: `{command}`", "",
+        f"Code {record['code_version']}; {record['libraries']}; {record['machine']}. "
+        "Numbers on this torch path are draws: a rerun on another machine (or another torch "
+        "build) gives other values within the spread over seeds; the numbers per seed are in "
+        f"`{args.out.name}`.", "", "```"]
+    text = "\n".join(header + [f"seed {s}: {t:.0f} s" for s, t in zip(args.seeds, seconds)]
+                     + [""] + lines + ["```", ""])
+    write_atomically(args.out.with_suffix(".md"), text, what="Deep GXFP report")
 
 if __name__ == "__main__":
     main()

@@ -210,8 +210,13 @@ def sampled(args: argparse.Namespace) -> None:
     full["iterations"] = 100_000
     command = (f"python bench/reproduce_bufp.py --variant {args.variant} --cfr sampled "
                f"--seeds {args.seeds}")
+    if args.target != PAPER_EXPLOITABILITY["CFR"]:
+        command += f" --target {args.target:g}"
+    if args.results != Path("bench/results/bufp/sampled"):
+        command += f" --results {args.results}"
     text = report(records, full, command)
-    write_atomically(args.results.parent / "sampled.md", text, what="BUFP report")
+    # bench/results/bufp/sampled -> bench/results/bufp/sampled.md
+    write_atomically(args.results.parent / f"{args.results.name}.md", text, what="BUFP report")
     print(text)
 
 

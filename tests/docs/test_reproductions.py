@@ -1,0 +1,114 @@
+"""docs/reproductions.md: its generated tables are the output of committed results files, and
+``bench/reproduce.py --quick`` regenerates a paper's section."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import reproduce  # noqa: E402
+
+NUMBER = re.compile(r"(?<![\w./])[+-]?\d[\d,]*(?:\.\d+)?(?![\d/])")
+"""A number as the tables print it (not part of a word such as Leduc5 or of a fraction)."""
+
+
+def _numbers(text: str) -> list[str]:
+    text = re.sub(r"`[^`]*`", " ", text)  # file names in backticks are not numbers
+    return [n.replace(",", "").lstrip("+") for n in NUMBER.findall(text)]
+
+
+def _found(token: str, pool: list[float]) -> bool:
+    """Whether ``token`` is one of ``pool`` at the precision it is printed with."""
+    value = float(token)
+    digits = len(token.split(".")[1]) if "." in token else 0
+    return any(abs(round(v, digits) - value) < 1e-9 for v in pool)
+
+
+def _pool(path: Path) -> list[float]:
+    return [float(n) for n in _numbers(path.read_text())]
+
+
+def _rows(block: str) -> list[list[str]]:
+    rows = []
+    for line in block.splitlines():
+        if line.startswith("| ") and not line.startswith("| claim"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            rows.append(cells)
+    return rows
+
+
+@pytest.mark.parametrize("paper", reproduce.PAPERS)
+def test_every_number_in_the_ours_column_is_in_the_file_it_names(paper: str) -> None:
+    block = reproduce.generated_block(reproduce.DOC.read_text(), paper)
+    rows = _rows(block)
+    assert rows, f"{paper}: no table between the markers"
+    for claim, _, ours, _ in rows:
+        files = re.findall(r"`([^`]+)`", ours)
+        tokens = _numbers(ours)
+        if not tokens:
+            continue
+        assert files, f"{paper}, {claim!r}: numbers without a results file"
+        paths = [ROOT / f for f in files]
+        assert all(p.exists() for p in paths), f"{paper}: {files} not committed"
+        pool = [v for p in paths if p.is_file() for v in _pool(p)]
+        missing = [t for t in tokens if not _found(t, pool)]
+        assert not missing, f"{paper}, {claim!r}: {missing} not in {files}"
+
+
+@pytest.mark.parametrize("paper", reproduce.PAPERS)
+def test_the_numbers_and_tables_regenerate_from_the_committed_results(paper: str) -> None:
+    spec = reproduce.SPECS[paper]
+    summary = spec.summary(reproduce.RESULTS)
+    committed = reproduce.numbers_path(reproduce.RESULTS, paper)
+    assert reproduce.numbers_text(summary) == committed.read_text(), (
+        f"{committed} is stale: run python bench/reproduce.py --paper {paper} --render-only")
+    block = reproduce.generated_block(reproduce.DOC.read_text(), paper)
+    figures = re.findall(r"!\[([^\]]*)\]\(img/reproductions/([^)]+)\)", block)
+    body = reproduce.section(paper, summary, reproduce.rel(committed, reproduce.RESULTS),
+                             [(name, alt) for alt, name in figures], "img/reproductions/")
+    assert body == block
+    for _, name in figures:
+        assert (reproduce.IMG / name).exists()
+
+
+def test_the_summary_reads_the_committed_vcfr_cells() -> None:
+    summary = json.loads(reproduce.numbers_path(reproduce.RESULTS, "vcfr").read_text())
+    leduc5 = summary["fixed"]["leduc5"]
+    assert leduc5["naive-cfr"]["envs"] == 5
+    assert leduc5["naive-cfr"]["ratio_final"] == "1.10"
+    assert leduc5["psrlcfr"]["ratio_half"] == "1.53"
+
+
+def test_a_paper_without_markers_is_one_line_error(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="no markers for bufp"):
+        reproduce.replace_block("# nothing here\n", "bufp", "body")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", reproduce.PAPERS)
+def test_quick_regenerates_the_section_outside_the_checkout(paper: str, tmp_path: Path) -> None:
+    before = reproduce.DOC.read_text()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "reproduce.py"), "--paper", paper, "--quick",
+         "--out", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
+        env={**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+             "MKL_NUM_THREADS": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert reproduce.DOC.read_text() == before
+    block = reproduce.generated_block((tmp_path / "reproductions.md").read_text(), paper)
+    assert block.startswith("| claim (section) | paper | ours | verdict |")
+    assert (tmp_path / "results" / "reproductions" / f"{paper}.json").exists()
+    assert "results/reproductions" in block
+    for name in re.findall(r"\]\(img/reproductions/([^)]+)\)", block):
+        assert (tmp_path / "img" / "reproductions" / name).exists()
