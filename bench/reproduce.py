@@ -425,6 +425,19 @@ def vcfr_rows(s: dict[str, Any], numbers: str) -> list[Row]:
     return rows
 
 
+def save_figure(fig: Any, ax: Any, img: Path, name: str, caption: str,
+                legend_size: int = 7) -> tuple[str, str]:
+    """Add the legend, write ``img/name`` and close the figure; ``(name, caption)`` for the
+    report's image line."""
+    import matplotlib.pyplot as plt
+
+    ax.legend(fontsize=legend_size)
+    fig.tight_layout()
+    fig.savefig(img / name, dpi=110)
+    plt.close(fig)
+    return name, caption
+
+
 def vcfr_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     """Fig. 3-4 as the paper draws them: log10 NashConv against rounds, per agent the mean over
     environments with a band from the lowest to the highest."""
@@ -453,12 +466,8 @@ def vcfr_figures(root: Path, img: Path) -> list[tuple[str, str]]:
         ax.set_xlabel("rounds (two hands each)")
         ax.set_ylabel("log10 exploitability (NashConv in d*)")
         ax.set_title(f"{title}, fixed rewards: mean and range over environments")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        name = f"vcfr_{game}.png"
-        fig.savefig(img / name, dpi=110)
-        plt.close(fig)
-        made.append((name, f"VCFR {title}: log10 NashConv against rounds"))
+        made.append(save_figure(fig, ax, img, f"vcfr_{game}.png",
+                                f"VCFR {title}: log10 NashConv against rounds"))
     return made
 
 
@@ -677,11 +686,8 @@ def nfsp_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     ax.set_xlabel("training hands")
     ax.set_ylabel("bb/h against Random")
     ax.set_title("Leduc (RLCard rules): mean and 95% band over seeds")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(img / "nfsp_vs_random.png", dpi=110)
-    plt.close(fig)
-    return [("nfsp_vs_random.png", "NFSP presets against Random during training")]
+    return [save_figure(fig, ax, img, "nfsp_vs_random.png",
+                        "NFSP presets against Random during training")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -938,11 +944,8 @@ def bufp_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     ax.set_xlabel("iterations")
     ax.set_ylabel("exploitability (mb/h, NashConv/2)")
     ax.set_title("5-Leduc (RLCard rules)")
-    ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(img / "bufp_exploitability.png", dpi=110)
-    plt.close(fig)
-    return [("bufp_exploitability.png", "BUFP: exploitability against iterations")]
+    return [save_figure(fig, ax, img, "bufp_exploitability.png",
+                        "BUFP: exploitability against iterations", legend_size=6)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1127,11 +1130,8 @@ def deep_gxfp_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     ax.set_xlabel("CFR iterations (traversals, both players)")
     ax.set_ylabel("chips (ante 1)")
     ax.set_title("Deep GXFP on Kuhn")
-    ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(img / "deep_gxfp_kuhn.png", dpi=110)
-    plt.close(fig)
-    return [("deep_gxfp_kuhn.png", "Deep GXFP on Kuhn against traversals")]
+    return [save_figure(fig, ax, img, "deep_gxfp_kuhn.png",
+                        "Deep GXFP on Kuhn against traversals", legend_size=6)]
 
 
 # ---------------------------------------------------------------------------------------------
