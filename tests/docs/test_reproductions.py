@@ -34,7 +34,9 @@ def _found(token: str, pool: list[float]) -> bool:
 
 
 def _pool(path: Path) -> list[float]:
-    return [float(n) for n in _numbers(path.read_text())]
+    """Every number in a results file (code fences and backticks included: some files print
+    their tables in fences)."""
+    return [float(n.replace(",", "").lstrip("+")) for n in NUMBER.findall(path.read_text())]
 
 
 def _rows(block: str) -> list[list[str]]:
@@ -112,3 +114,83 @@ def test_quick_regenerates_the_section_outside_the_checkout(paper: str, tmp_path
     assert "results/reproductions" in block
     for name in re.findall(r"\]\(img/reproductions/([^)]+)\)", block):
         assert (tmp_path / "img" / "reproductions" / name).exists()
+
+
+SECTIONS = {"VCFR": "vcfr", "NFSP-PER and NFSP-PLT": "nfsp", "BUFP": "bufp",
+            "Deep GXFP": "deep-gxfp"}
+"""The report's paper sections (their ``## `` headings) and the paper each one is."""
+
+REFERENCE = re.compile(
+    r"\b(?:Secs?|Tables?|Figs?|Algorithm|[Ll]ines?|arXiv|doi|commit)\.?\s+[\w.]+"
+    r"(?:\s*(?:-|,|and)\s*[\w.]+)*"
+    r"|\b(?:Leduc|leduc)\s*\(?\d\)?|\b\d+-NH\b|\b[A-Z]+_\d+\b|UCT\(\d+,\s*[\d.]+\)"
+    r"|\b(?:NeurIPS|ICML|AAAI|IJCAI|ICLR|Electronics|manuscript|April)\s+[\d()]+(?:[:.][\d()]+)*"
+    r"|(?<=, )(?:19|20)\d\d(?=[).,])|\b95%\s+(?:interval|t interval|band)s?"
+)
+"""Places, names, citations and section numbers that are not measured numbers: Sec. 5.3,
+Tables 3-4, Fig. 4b, lines 232 and 235, Leduc(5), 6-NH, UCT_3000, NeurIPS 2016, ", 2023)"."""
+
+
+def _paragraph_units(text: str) -> list[tuple[str, str, str]]:
+    """(paper, heading, text) for each hand-written part of each paper's section: the text
+    before its first ``###`` (without the citation paragraph and the generated block) and each
+    ``###`` subsection; code blocks dropped (commands are not claims)."""
+    units = []
+    for chunk in re.split(r"^## ", text, flags=re.M)[1:]:
+        title, _, body = chunk.partition("\n")
+        paper = SECTIONS.get(title.strip())
+        if paper is None:
+            continue
+        begin, end = reproduce.begin_marker(paper), reproduce.end_marker(paper)
+        before, _, rest = body.partition(begin)
+        _, _, after = rest.partition(end)
+        before = before.strip().split("\n\n", 1)[1] if "\n\n" in before.strip() else ""
+        body = re.sub(r"```.*?```", " ", before + "\n" + after, flags=re.S)
+        pieces = re.split(r"^### ", body, flags=re.M)
+        units.append((paper, "(protocol)", pieces[0]))
+        for piece in pieces[1:]:
+            heading, _, rest = piece.partition("\n")
+            units.append((paper, heading.strip(), rest))
+    return units
+
+
+def _files_pool(unit: str) -> list[float]:
+    pool: list[float] = []
+    for name in re.findall(r"`([^`\s]+)`", unit):
+        path = ROOT / name
+        if path.is_file():
+            pool += _pool(path)
+        elif path.is_dir():
+            for file in [path / "summary.md", *sorted(path.glob("*.json"))]:
+                if file.is_file():
+                    pool += _pool(file)
+    return pool
+
+
+def test_every_number_in_the_paragraphs_is_in_a_named_file_or_the_paper() -> None:
+    text = reproduce.DOC.read_text()
+    units = _paragraph_units(text)
+    assert {u[0] for u in units} == set(reproduce.PAPERS)
+    for paper, heading, unit in units:
+        own = [float(n) for n in _numbers(reproduce.generated_block(text, paper))]
+        own += reproduce.PAPER_NUMBERS[paper]
+        pool = own + _files_pool(unit)
+        cleaned = REFERENCE.sub(" ", unit)
+        tokens = [t for t in _numbers(cleaned) if "." in t or abs(float(t)) >= 20]
+        missing = [t for t in tokens if not _found(t, pool)]
+        assert not missing, f"{paper}, {heading!r}: {missing} in no named file nor the paper"
+
+
+def test_every_verdict_is_one_of_the_defined_words() -> None:
+    text = reproduce.DOC.read_text()
+    table = text.split("## How to read the verdicts", 1)[1].split("\n\n", 2)[2]
+    words = re.findall(r"^\| \*\*(.+?)\*\* \|", table, re.M)
+    exact = [w for w in words if not w.endswith(" (...)")]
+    qualified = [w.removesuffix(" (...)") for w in words if w.endswith(" (...)")]
+    assert "reproduced" in exact and "not measured" in exact and qualified
+    for paper in reproduce.PAPERS:
+        for claim, _, _, verdict in _rows(reproduce.generated_block(text, paper)):
+            word = verdict.strip("*")
+            ok = word in exact or any(
+                word.startswith(w + " (") and word.endswith(")") for w in exact + qualified)
+            assert ok, f"{paper}, {claim!r}: verdict {word!r} is not one of {words}"
