@@ -17,7 +17,8 @@ decisions picks greedily, assuming the hand is then checked down:
 
 The range is swept at once: a policy that answers ``range_table(state, player)`` (the
 ``pokerzoo.policy.RangePolicy`` protocol; network policies do it in one forward pass) is asked
-once per opponent action and per bet option, other policies once per pair; the win
+once per opponent action and per bet option (kept for the hand: a bet LBR weighed and made
+is asked about again when the opponent answers), other policies once per pair; the win
 probability over every pair and sampled board comes from one compiled kernel
 (``showdown_score``), which evaluates 91 rank pairs per board instead of 1,326 hands (without a
 flush a 7-card value depends on the ranks alone) and looks at suits only for flushes.
@@ -275,6 +276,7 @@ class LocalBestResponse:
         self.known: dict[int, dict[int, float]] = {}
         self.last_history: list[int] = []
         self.reference = bool(reference)
+        self._tables: dict[tuple[int, ...], np.ndarray] = {}  # this hand's range tables
 
     # -------------------------------------------------------------- range bookkeeping
 
@@ -293,7 +295,13 @@ class LocalBestResponse:
         """The probability of ``action`` at ``state`` for each pair ``active`` the opponent
         may hold: one ``range_table`` query for a ``RangePolicy``, else one query per pair."""
         if isinstance(self.policy, RangePolicy) and not self.reference:
-            return np.asarray(self.policy.range_table(state, opponent))[active, action]
+            # A bet LBR weighed (its fold probability) and then made is asked about again
+            # when the opponent answers it: one table per state of the hand.
+            key = (opponent, *state.history())
+            table = self._tables.get(key)
+            if table is None:
+                table = self._tables[key] = np.asarray(self.policy.range_table(state, opponent))
+            return table[active, action]
         probe = state.clone()
         probs = np.empty(len(active))
         for j, k in enumerate(active):
@@ -397,6 +405,7 @@ class LocalBestResponse:
         """Play one hand with LBR in ``seat``; returns LBR's payoff in chips."""
         state = self.game.new_initial_state()
         weights = self.initial_range()
+        self._tables = {}
         opp, k = 1 - seat, 0
         while not state.is_terminal():
             p = state.current_player()

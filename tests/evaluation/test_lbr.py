@@ -159,6 +159,24 @@ def test_batched_lbr_wins_what_the_per_pair_reference_wins(name, policy) -> None
     assert np.any(fast != 0)
 
 
+def test_batched_lbr_against_a_network_wins_what_the_reference_wins() -> None:
+    """A network policy: range tables from ``vary_cards``, kept for the hand, in the batched
+    path; one query per pair (through the policy's own table cache) in the reference."""
+    torch = pytest.importorskip("torch")
+    from pokerzoo.agents.deep.network import CardBettingNet
+    from pokerzoo.agents.deep.state_policy import NetworkStatePolicy
+
+    game = load_game("no_limit_holdem", stacks=2000)
+    net = CardBettingNet(game.information_state_layout, game.num_distinct_actions, 16,
+                         torch.Generator().manual_seed(2))
+    spec = LBRSpec(game, NetworkStatePolicy(game, [net, net]),
+                   tuple(range(2, game.num_distinct_actions)), 4, entropy=3)
+    fast = lbr_deals(spec, (0, 3))
+    slow = lbr_deals(dataclasses.replace(spec, reference=True), (0, 3))
+    np.testing.assert_array_equal(fast, slow)
+    assert np.any(fast != 0)
+
+
 def test_compiled_showdowns_agree_with_the_evaluator() -> None:
     rng = np.random.default_rng(3)
     for _ in range(20):
