@@ -344,11 +344,11 @@ class LocalBestResponse:
         else:
             # Drawing positions in ``rest`` reads the stream as drawing from ``rest`` does
             # (``Generator.choice`` shuffles indices either way), without its array overhead.
+            draws = [self.rng.choice(len(rest), size=need, replace=False)
+                     for _ in range(samples)]
             fulls = np.empty((samples, 5), dtype=np.int64)
             fulls[:, :len(board)] = board
-            for i in range(samples):
-                fulls[i, len(board):] = rest[self.rng.choice(len(rest), size=need,
-                                                             replace=False)]
+            fulls[:, len(board):] = rest[np.array(draws, dtype=np.int64).reshape(samples, need)]
             score, total = showdown_score(np.array(hole, dtype=np.int64), fulls,
                                           COMBOS[active], w)
         return score / total if total > 0 else 0.5
