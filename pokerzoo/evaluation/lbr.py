@@ -17,8 +17,11 @@ decisions picks greedily, assuming the hand is then checked down:
 
 The range is swept at once: a policy that answers ``range_table(state, player)`` (the
 ``pokerzoo.policy.RangePolicy`` protocol; network policies do it in one forward pass) is asked
-once per opponent action and per bet option, other policies once per pair; the showdowns of
-every pair on every sampled board come from one compiled kernel (``showdown_outcomes``).
+once per opponent action and per bet option (kept for the hand: a bet LBR weighed and made
+is asked about again when the opponent answers), other policies once per pair; the win
+probability over every pair and sampled board comes from one compiled kernel
+(``showdown_score``), which evaluates 91 rank pairs per board instead of 1,326 hands (without a
+flush a 7-card value depends on the ranks alone) and looks at suits only for flushes.
 ``reference=True`` keeps the original one-query-per-pair path, which wins the same chips.
 
 Since LBR is one particular response, its average winnings over both seats are a lower bound
@@ -47,7 +50,7 @@ from pokerzoo.errors import ConfigError
 from pokerzoo.evaluation.arguments import count_arg, is_int, seed_arg
 from pokerzoo.evaluation.head_to_head import Z95, deal_rng, match_entropy, sample_action
 from pokerzoo.games.base import Game
-from pokerzoo.games.holdem.arrays import hand_value
+from pokerzoo.games.holdem.arrays import flush_value, popcount13, rank_value
 from pokerzoo.games.holdem.cards import evaluate_7
 from pokerzoo.games.holdem.game import HoldemGame
 from pokerzoo.games.holdem.state import CALL, FOLD, HoldemState
@@ -64,23 +67,99 @@ _HAS_CARD[COMBOS[:, 1], np.arange(len(COMBOS))] = True
 
 
 @numba.njit(cache=True, nogil=True)
+def _board_setup(board: np.ndarray, counts: np.ndarray, table: np.ndarray) -> tuple[int, int]:
+    """Ready a five-card board for ``_pair_value``: ``table[r1, r2]`` (``r1 <= r2``) is the
+    value of the board with two cards of ranks ``r1`` and ``r2`` and no flush; returns the
+    suit with three or more board cards (-1 if none) and that suit's board rank set.
+
+    Without a flush a 7-card value depends on the ranks alone, so 91 evaluations per board
+    stand for the 1,326 pairs; only pairs that complete a flush need their suits."""
+    for r in range(13):
+        counts[r] = 0
+    ranks = 0
+    suits = np.zeros(4, dtype=np.int64)
+    for c in range(5):
+        r = board[c] >> 2
+        counts[r] += 1
+        ranks |= 1 << r
+        suits[board[c] & 3] |= 1 << r
+    for r1 in range(13):
+        counts[r1] += 1
+        for r2 in range(r1, 13):
+            counts[r2] += 1
+            table[r1, r2] = rank_value(counts, ranks | (1 << r1) | (1 << r2))
+            counts[r2] -= 1
+        counts[r1] -= 1
+    for s in range(4):
+        if popcount13(suits[s]) >= 3:  # at most one suit of five cards
+            return s, suits[s]
+    return -1, 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair_value(a: int, b: int, table: np.ndarray, flush_suit: int, suited: int) -> int:
+    """``hand_value`` of cards ``a < b`` with the board ``_board_setup`` readied."""
+    ra, rb = a >> 2, b >> 2  # a < b, so ra <= rb
+    if flush_suit >= 0:
+        if a & 3 == flush_suit:
+            suited |= 1 << ra
+        if b & 3 == flush_suit:
+            suited |= 1 << rb
+        if popcount13(suited) >= 5:
+            return flush_value(suited)
+    return table[ra, rb]
+
+
+@numba.njit(cache=True, nogil=True)
 def showdown_outcomes(hole: np.ndarray, boards: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """``[len(boards), len(pairs)]``: 1 where ``hole`` beats the pair on the five-card board
-    row, 0.5 for a tie, 0 for a loss (pairs sharing a card with a board get a value too;
-    callers weight them by zero)."""
+    """``[len(boards), len(pairs)]``: 1 where ``hole`` beats the pair (``low < high``) on the
+    five-card board row, 0.5 for a tie, 0 for a loss (pairs sharing a card with a board get
+    a value too; callers weight them by zero)."""
     out = np.empty((boards.shape[0], pairs.shape[0]))
-    cards = np.empty(7, dtype=np.int64)
     counts = np.zeros(13, dtype=np.int64)
+    table = np.zeros((13, 13), dtype=np.int64)
     for b in range(boards.shape[0]):
-        for c in range(5):
-            cards[c + 2] = boards[b, c]
-        cards[0], cards[1] = hole[0], hole[1]
-        mine = hand_value(cards, counts)
+        flush_suit, suited = _board_setup(boards[b], counts, table)
+        mine = _pair_value(min(hole[0], hole[1]), max(hole[0], hole[1]), table, flush_suit,
+                           suited)
         for k in range(pairs.shape[0]):
-            cards[0], cards[1] = pairs[k, 0], pairs[k, 1]
-            theirs = hand_value(cards, counts)
+            theirs = _pair_value(pairs[k, 0], pairs[k, 1], table, flush_suit, suited)
             out[b, k] = 1.0 if theirs < mine else (0.5 if theirs == mine else 0.0)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def showdown_score(
+    hole: np.ndarray, boards: np.ndarray, pairs: np.ndarray, weights: np.ndarray
+) -> tuple[float, float]:
+    """Summed over the five-card board rows: the weight of the pairs (``low < high``) that
+    ``hole`` beats, ties half, and the weight of all pairs; pairs holding a board card or one
+    of ``hole`` count on neither side (dealt cards are out of the range)."""
+    counts = np.zeros(13, dtype=np.int64)
+    table = np.zeros((13, 13), dtype=np.int64)
+    lo, hi = min(hole[0], hole[1]), max(hole[0], hole[1])
+    score = total = 0.0
+    for b in range(boards.shape[0]):
+        flush_suit, suited = _board_setup(boards[b], counts, table)
+        mine = _pair_value(lo, hi, table, flush_suit, suited)
+        dead = (1 << lo) | (1 << hi)
+        for c in range(5):
+            dead |= 1 << boards[b, c]
+        won = seen = 0.0
+        for k in range(pairs.shape[0]):
+            x, y = pairs[k, 0], pairs[k, 1]
+            if dead & ((1 << x) | (1 << y)):
+                continue
+            w = weights[k]
+            seen += w
+            theirs = _pair_value(x, y, table, flush_suit, suited)
+            if theirs < mine:
+                won += w
+            elif theirs == mine:
+                won += 0.5 * w
+        score += won
+        total += seen
+    return score, total
 
 
 @dataclass(frozen=True)
@@ -197,6 +276,7 @@ class LocalBestResponse:
         self.known: dict[int, dict[int, float]] = {}
         self.last_history: list[int] = []
         self.reference = bool(reference)
+        self._tables: dict[tuple[int, ...], np.ndarray] = {}  # this hand's range tables
 
     # -------------------------------------------------------------- range bookkeeping
 
@@ -215,7 +295,13 @@ class LocalBestResponse:
         """The probability of ``action`` at ``state`` for each pair ``active`` the opponent
         may hold: one ``range_table`` query for a ``RangePolicy``, else one query per pair."""
         if isinstance(self.policy, RangePolicy) and not self.reference:
-            return np.asarray(self.policy.range_table(state, opponent))[active, action]
+            # A bet LBR weighed (its fold probability) and then made is asked about again
+            # when the opponent answers it: one table per state of the hand.
+            key = (opponent, *state.history())
+            table = self._tables.get(key)
+            if table is None:
+                table = self._tables[key] = np.asarray(self.policy.range_table(state, opponent))
+            return table[active, action]
         probe = state.clone()
         probs = np.empty(len(active))
         for j, k in enumerate(active):
@@ -245,20 +331,26 @@ class LocalBestResponse:
         dead = set(hole) | set(board)
         rest = np.array([c for c in range(52) if c not in dead])
         samples = 1 if need == 0 else self.wp_samples
-        # The completions are drawn first, in the reference's order, so both read one stream.
-        extras = [[int(c) for c in self.rng.choice(rest, size=need, replace=False)]
-                  for _ in range(samples)]
         if self.reference:
+            # The completions are drawn first, so both paths read one stream.
+            extras = [[int(c) for c in self.rng.choice(rest, size=need, replace=False)]
+                      for _ in range(samples)]
             outcomes = [self._outcomes_loop(hole, board + extra, active) for extra in extras]
+            score = total = 0.0
+            for extra, outcome in zip(extras, outcomes, strict=True):
+                ok = w * ~np.any(_HAS_CARD[extra], axis=0)[active] if extra else w
+                score += float(ok @ outcome)
+                total += float(ok.sum())
         else:
-            fulls = np.array([board + extra for extra in extras], dtype=np.int64)
-            outcomes = list(showdown_outcomes(np.array(hole, dtype=np.int64), fulls,
-                                              COMBOS[active]))
-        score = total = 0.0
-        for extra, outcome in zip(extras, outcomes, strict=True):
-            ok = w * ~np.any(_HAS_CARD[extra], axis=0)[active] if extra else w
-            score += float(ok @ outcome)
-            total += float(ok.sum())
+            # Drawing positions in ``rest`` reads the stream as drawing from ``rest`` does
+            # (``Generator.choice`` shuffles indices either way), without its array overhead.
+            draws = [self.rng.choice(len(rest), size=need, replace=False)
+                     for _ in range(samples)]
+            fulls = np.empty((samples, 5), dtype=np.int64)
+            fulls[:, :len(board)] = board
+            fulls[:, len(board):] = rest[np.array(draws, dtype=np.int64).reshape(samples, need)]
+            score, total = showdown_score(np.array(hole, dtype=np.int64), fulls,
+                                          COMBOS[active], w)
         return score / total if total > 0 else 0.5
 
     @staticmethod
@@ -313,6 +405,7 @@ class LocalBestResponse:
         """Play one hand with LBR in ``seat``; returns LBR's payoff in chips."""
         state = self.game.new_initial_state()
         weights = self.initial_range()
+        self._tables = {}
         opp, k = 1 - seat, 0
         while not state.is_terminal():
             p = state.current_player()

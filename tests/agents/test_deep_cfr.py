@@ -79,6 +79,23 @@ def test_outputs_are_masked_to_legal_actions() -> None:
     assert torch.all(adv[~mask] == 0) and torch.equal(adv[mask], net(x)[mask])
 
 
+def test_varying_the_cards_answers_like_the_full_forward() -> None:
+    """``vary_cards`` (the betting branch and fixed cards once) equals ``forward`` on every
+    varied tensor, to float32 rounding; the ones may sit in any card field."""
+    layout = load_game("limit_holdem").information_state_layout
+    net = CardBettingNet(layout, 3, width=32, generator=torch.Generator().manual_seed(4))
+    card, _ = split_layout(layout)
+    gen = torch.Generator().manual_seed(5)
+    x = torch.rand(layout.size, generator=gen)
+    ones = torch.as_tensor(card)[torch.randint(len(card), (40, 3), generator=gen)]
+    x[ones.reshape(-1)] = 0.0
+    full = x.repeat(40, 1)
+    for k in range(40):
+        full[k, ones[k]] += 1.0  # a repeated entry adds twice, as its column does
+    with torch.no_grad():
+        torch.testing.assert_close(net.vary_cards(x, ones), net(full), rtol=1e-5, atol=1e-5)
+
+
 def test_xavier_uniform_initialisation_is_reproducible() -> None:
     layout = load_game("kuhn_poker").information_state_layout
     a = CardBettingNet(layout, 2, 64, torch.Generator().manual_seed(3))

@@ -15,9 +15,10 @@ from pokerzoo.evaluation.lbr import (
     lbr_deals,
     local_best_response,
     showdown_outcomes,
+    showdown_score,
 )
 from pokerzoo.games import load_game
-from pokerzoo.games.holdem.cards import cards_from_string
+from pokerzoo.games.holdem.cards import cards_from_string, evaluate_7
 from pokerzoo.policy import UniformRandomPolicy, as_state_policy
 
 
@@ -158,6 +159,24 @@ def test_batched_lbr_wins_what_the_per_pair_reference_wins(name, policy) -> None
     assert np.any(fast != 0)
 
 
+def test_batched_lbr_against_a_network_wins_what_the_reference_wins() -> None:
+    """A network policy: range tables from ``vary_cards``, kept for the hand, in the batched
+    path; one query per pair (through the policy's own table cache) in the reference."""
+    torch = pytest.importorskip("torch")
+    from pokerzoo.agents.deep.network import CardBettingNet
+    from pokerzoo.agents.deep.state_policy import NetworkStatePolicy
+
+    game = load_game("no_limit_holdem", stacks=2000)
+    net = CardBettingNet(game.information_state_layout, game.num_distinct_actions, 16,
+                         torch.Generator().manual_seed(2))
+    spec = LBRSpec(game, NetworkStatePolicy(game, [net, net]),
+                   tuple(range(2, game.num_distinct_actions)), 4, entropy=3)
+    fast = lbr_deals(spec, (0, 3))
+    slow = lbr_deals(dataclasses.replace(spec, reference=True), (0, 3))
+    np.testing.assert_array_equal(fast, slow)
+    assert np.any(fast != 0)
+
+
 def test_compiled_showdowns_agree_with_the_evaluator() -> None:
     rng = np.random.default_rng(3)
     for _ in range(20):
@@ -171,6 +190,72 @@ def test_compiled_showdowns_agree_with_the_evaluator() -> None:
             slow = LocalBestResponse._outcomes_loop([int(c) for c in hole],
                                                     [int(c) for c in board], active)
             np.testing.assert_array_equal(fast[b][~blocked], slow[~blocked])
+
+
+def flush_heavy_boards(rng: np.random.Generator, hole: np.ndarray, n: int) -> np.ndarray:
+    """``n`` five-card boards avoiding ``hole``, most with three to five cards of one suit
+    (where the compiled kernel must look at the pairs' suits)."""
+    boards = []
+    while len(boards) < n:
+        suit, suited = int(rng.integers(4)), int(rng.integers(2, 6))
+        same = [c for c in range(suit, 52, 4) if c not in hole]
+        other = [c for c in range(52) if c not in hole and c % 4 != suit]
+        board = list(rng.choice(same, size=suited, replace=False)) + list(
+            rng.choice(other, size=5 - suited, replace=False))
+        boards.append(board)
+    return np.array(boards, dtype=np.int64)
+
+
+def brute_force_score(hole, boards, weights) -> tuple[float, float]:
+    """``showdown_score`` by one evaluator call per pair and board."""
+    score = total = 0.0
+    mine_of = [evaluate_7(*hole, *board) for board in boards]
+    for (a, b), w in zip(COMBOS.tolist(), weights, strict=True):
+        for board, mine in zip(boards.tolist(), mine_of, strict=True):
+            if {a, b} & (set(board) | set(hole)):
+                continue
+            theirs = evaluate_7(a, b, *board)  # phevaluator's rank: smaller is stronger
+            total += w
+            score += w * (1.0 if theirs > mine else 0.5 if theirs == mine else 0.0)
+    return score, total
+
+
+def test_showdown_score_equals_the_per_pair_evaluator_on_random_ranges_and_boards() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(6):
+        hole = rng.choice(52, size=2, replace=False)
+        boards = flush_heavy_boards(rng, hole, 4) if trial % 2 else np.stack(
+            [rng.choice(np.setdiff1d(np.arange(52), hole), size=5, replace=False)
+             for _ in range(4)])
+        weights = rng.random(len(COMBOS)) * (rng.random(len(COMBOS)) < 0.7)
+        got = showdown_score(hole.astype(np.int64), boards.astype(np.int64), COMBOS, weights)
+        want = brute_force_score([int(c) for c in hole], boards, weights)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_compiled_showdowns_agree_with_the_evaluator_on_flush_boards() -> None:
+    rng = np.random.default_rng(8)
+    for _ in range(10):
+        hole = rng.choice(52, size=2, replace=False)
+        boards = flush_heavy_boards(rng, hole, 6)
+        live = [k for k, p in enumerate(COMBOS) if not set(p) & set(hole)]
+        fast = showdown_outcomes(hole.astype(np.int64), boards, COMBOS[live])
+        for b, board in enumerate(boards.tolist()):
+            blocked = np.isin(COMBOS[live], board).any(axis=1)
+            slow = LocalBestResponse._outcomes_loop([int(c) for c in hole], board,
+                                                    np.array(live))
+            np.testing.assert_array_equal(fast[b][~blocked], slow[~blocked])
+
+
+def test_drawing_positions_reads_the_stream_as_drawing_cards() -> None:
+    """The batched path draws board completions as positions in the live cards; the
+    reference draws the cards: the same cards, so both sample the same boards."""
+    rest = np.array([c for c in range(52) if c not in (3, 17, 40)])
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    for need in (0, 1, 2, 5, 1, 2):
+        np.testing.assert_array_equal(a.choice(rest, size=need, replace=False),
+                                      rest[b.choice(len(rest), size=need, replace=False)])
+    assert a.random() == b.random()
 
 
 def test_lbr_with_aivat_covers_the_exact_value_of_a_folding_policy():

@@ -17,6 +17,8 @@ stacks, contributions, per-round action slots) is betting.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import torch
 from torch import nn
@@ -121,3 +123,20 @@ class CardBettingNet(nn.Module):
     def advantages(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Outputs with illegal actions (``mask`` false) at 0."""
         return self(x).masked_fill(~mask.bool(), 0.0)
+
+    def vary_cards(self, x: torch.Tensor, ones: torch.Tensor) -> torch.Tensor:
+        """Unmasked outputs ``[P, num_actions]`` of the inputs ``x`` (``[size]``, the varied
+        card entries at 0) with ones written at the input entries ``ones[k]`` (``[P, m]``,
+        card entries) for each row ``k``: what ``forward`` gives for the ``P`` tensors, but
+        the betting branch and the fixed card entries pass the network once, not ``P`` times
+        (a range sweep over hole cards costs a third of the batched forward)."""
+        position = torch.full((self.input_size,), -1, dtype=torch.long, device=x.device)
+        position[self.card_index] = torch.arange(len(self.card_index), device=x.device)
+        first = cast(nn.Linear, self.card[0])
+        # Layer 1 is linear, so a one at an entry adds that entry's weight column.
+        shared = first(x.index_select(-1, self.card_index)[None])  # [1, width]
+        columns = first.weight.t().index_select(0, position[ones.reshape(-1)])
+        hidden = shared + columns.reshape(*ones.shape, -1).sum(dim=1)
+        card = self.card[2:](self.card[1](hidden))
+        betting = self.betting(x.index_select(-1, self.betting_index)[None])
+        return self.trunk(torch.cat([card, betting.expand(len(card), -1)], dim=-1))

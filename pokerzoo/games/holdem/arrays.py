@@ -84,7 +84,8 @@ def _top_ranks(ranks: int, count: int, skip: int) -> int:
 
 
 @numba.njit(cache=True)
-def _popcount13(x: int) -> int:
+def popcount13(x: int) -> int:
+    """The number of set bits of ``x`` (a rank set)."""
     count = 0
     while x:
         x &= x - 1
@@ -122,11 +123,24 @@ def hand_value(cards: np.ndarray, counts: np.ndarray) -> int:
     # With 7 cards a flush leaves at most 2 other cards, too few for quads or a full house.
     for s in range(4):
         suited = suits[s]
-        if _popcount13(suited) >= _FLUSH_RANKS:
-            high = _straight_high(suited)
-            if high >= 0:
-                return (8 << 20) | high
-            return (5 << 20) | _top_ranks(suited, 5, 0)
+        if popcount13(suited) >= _FLUSH_RANKS:
+            return flush_value(suited)
+    return rank_value(counts, ranks)
+
+
+@numba.njit(cache=True)
+def flush_value(suited: int) -> int:
+    """``hand_value`` of 7 cards holding a flush, from the 13-bit rank set of its suit (a
+    flush leaves no room for quads or a full house, so the suit alone decides)."""
+    high = _straight_high(suited)
+    if high >= 0:
+        return (8 << 20) | high
+    return (5 << 20) | _top_ranks(suited, 5, 0)
+
+
+@numba.njit(cache=True)
+def rank_value(counts: np.ndarray, ranks: int) -> int:
+    """``hand_value`` of 7 cards without a flush, from their count per rank and rank set."""
     quad = trip = trip2 = pair = pair2 = -1
     for r in range(12, -1, -1):
         c = counts[r]
@@ -372,7 +386,7 @@ def _payoffs(contrib, folded, deal, order, out, cards, counts, value, amounts, e
             contenders |= _best_of(eligible[layer], value, n)
         for layer in range(_layers(contrib, order, contenders, amounts, eligible)):
             winners = _best_of(eligible[layer], value, n)
-            count = _popcount13(winners)
+            count = popcount13(winners)
             share = amounts[layer] // count
             odd = amounts[layer] - share * count
             first = True
