@@ -51,9 +51,9 @@ PAPER_NUMBERS: dict[str, list[float]] = {
     # Sec. 5 (iterations, exploitabilities, Tables 1-2's P1 average and its arithmetic).
     "bufp": [100000, 5.15, 5.33, 3.16, 53.57, -33.47, 19.10, 52.57, 25.25, 52.87, 44.20,
              48.53, 48.08, 51.97, 90],
-    # Sec. 4.1 (traversals, SGD steps), Table 1, Kuhn's value.
-    "deep-gxfp": [1000, 100, 51.2, 31.9, 227.36, 0.001, 0.5, 8.3, 21.0, 70.7, 1 / 18,
-                  50000],
+    # Sec. 4.1 (traversals, SGD steps), 4.2 (HUNL's loop), Table 1, Kuhn's value.
+    "deep-gxfp": [1000, 100, 10000, 500, 51.2, 31.9, 227.36, 0.001, 0.5, 8.3, 21.0, 70.7,
+                  1 / 18, 50000],
 }
 """Numbers the report quotes from each paper's text (the test of the report's paragraphs
 accepts them beside the results files a paragraph names)."""
@@ -1117,6 +1117,32 @@ def deep_gxfp_summary(root: Path) -> dict[str, Any]:
         "command": r["command"],
         "code_version": r["code_version"],
     }
+    lbr_path = root / "deep" / "hunl_lbr_aivat.json"
+    if lbr_path.exists():
+        lbr = read_json(lbr_path)
+        out["sources"].append(rel(lbr_path, root))
+
+        def mbb(mean: float, half: float) -> str:
+            # Mean and half-width as the results file has them (the cell's numbers are its).
+            return f"{mean:+.0f} ± {half:.0f}"
+
+        out["hunl_lbr"] = {
+            "source": rel(lbr_path, root),
+            "deals": lbr["points"][0]["deals"] if lbr["points"] else 0,
+            "points": [
+                {
+                    "traversals": p["traversals"],
+                    "lbr": mbb(p["lbr_mbb"], p["lbr_ci"]),
+                    "aivat": mbb(p["aivat_mbb"], p["aivat_ci"]),
+                    "ratio": f"{p['variance_ratio']:.1f}" if p["variance_ratio"] else "-",
+                    "aivat_bounds": [
+                        p["aivat_mbb"] - p["aivat_ci"],
+                        p["aivat_mbb"] + p["aivat_ci"],
+                    ],
+                }
+                for p in lbr["points"]
+            ],
+        }
     for name, k in (("at_50000", target[0] if target else None), ("at_end", len(points) - 1)):
         if k is None:
             continue
@@ -1189,16 +1215,33 @@ def deep_gxfp_rows(s: dict[str, Any], numbers: str) -> list[Row]:
             "not comparable",
         )
     )
-    rows.append(
-        Row(
-            "Fig. 5: HUNL convergence",
-            "a curve",
-            "LBR intervals (about ± 2,000 "
-            "mbb/g) hold zero at every point "
-            "(`bench/results/deep/hunl_records/arrays-3000x48/note.md`)",
-            "not measured",
+    lbr = s.get("hunl_lbr")
+    if lbr:
+        points = "; ".join(
+            f"{p['traversals']:,} traversals: {p['lbr']} raw, {p['aivat']} with AIVAT "
+            f"(variance ratio {p['ratio']})"
+            for p in lbr["points"]
         )
-    )
+        falls = lbr["points"][-1]["aivat_bounds"][1] < lbr["points"][0]["aivat_bounds"][0]
+        rows.append(
+            Row(
+                "Fig. 5: HUNL exploitability falls as the network trains",
+                "a curve",
+                f"LBR mbb/g, {lbr['deals']} deals a point: {points} (`{lbr['source']}`)",
+                "reproduced" if falls else "not reproduced",
+            )
+        )
+    else:
+        rows.append(
+            Row(
+                "Fig. 5: HUNL convergence",
+                "a curve",
+                "LBR intervals (about ± 2,000 "
+                "mbb/g) hold zero at every point "
+                "(`bench/results/deep/hunl_records/arrays-3000x48/note.md`)",
+                "not measured",
+            )
+        )
     rows.append(
         Row(
             "the flop spot against GTO+ (Sec. 5)",

@@ -230,5 +230,7 @@ def test_evaluate_script_scores_one_decision(deep_cfr_run, capsys):
     # facing the bet the spot has fold, call and all-in; the game's raises go to all-in
     assert run["spot_actions"] == ["fold", "call", "allin 9900"]
     low, high = run["spot_ev_loss_bounds_chips"]
-    assert low <= run["spot_ev_loss_chips"] <= high
+    # The loss can sit on a bound (a solve converged there); allow the sums' rounding.
+    slack = 1e-9 * max(abs(low), abs(high), 1.0)
+    assert low - slack <= run["spot_ev_loss_chips"] <= high + slack
     assert sum(run["spot_hands"]["KsKd"]["agent"].values()) == pytest.approx(100.0)
