@@ -137,7 +137,9 @@ def interval(mean: float, low: float, high: float, digits: int = 3, signed: bool
 
 
 def _bounds(text: str) -> tuple[float, float]:
-    """The bounds of an ``interval`` string (``mean [low, high]``)."""
+    """The bounds of an ``interval`` string (``mean [low, high]``); nan for one value."""
+    if "[" not in text:
+        return math.nan, math.nan
     low, high = text.split("[", 1)[1].rstrip("]").split(",")
     return float(low), float(high)
 
