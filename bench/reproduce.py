@@ -227,6 +227,37 @@ def vcfr_steps(root: Path, quick: bool) -> list[Step]:
                 [f"{fixed}/{game}/{a}/env{k}.json" for a in VCFR_AGENTS for k in range(envs)],
             )
         )
+    # MCCFR-OS under the fixed reading, the one the other Leduc(5) lines use, at their hands:
+    # its round is one hand (two make an OpenSpiel iteration), so the paper's 20,000 rounds
+    # are 40,000 hands here as for the others; the measures at 20,000 give the other count.
+    mc_hands = str(2 * int(rounds))
+    steps.append(
+        Step(
+            f"mccfr-os leduc5, fixed rewards, {mc_hands} hands",
+            [
+                *py,
+                "--games",
+                "leduc5",
+                "--reward-prior",
+                "fixed",
+                "--episodes",
+                mc_hands,
+                "--measure-at",
+                "20000",
+                "--agents",
+                "mccfr-os-unknown",
+                "--envs",
+                str(envs),
+                "--envs-other",
+                str(envs),
+                "--jobs",
+                "1",
+                "--out",
+                str(root / VCFR_MCCFR_FIXED),
+            ],
+            [f"{VCFR_MCCFR_FIXED}/leduc5/mccfr-os-unknown/env{k}.json" for k in range(envs)],
+        )
+    )
     other = 1 if quick else 3
     agents = ("naive-dcfr", "vdcfr", "vfsp", "fsp-unknown", "mccfr-os-unknown")
     for game in games:
@@ -260,9 +291,16 @@ def vcfr_steps(root: Path, quick: bool) -> list[Step]:
     return steps
 
 
+VCFR_MCCFR_FIXED = "vcfr/fixed_episodes40000"
+"""MCCFR-OS on Leduc(5) under the fixed reading, 40,000 hands (``reproduce_vcfr.py``'s folder
+for that budget)."""
+
+
 def _vcfr_cells(folder: Path, game: str, agent: str) -> list[dict[str, Any]]:
+    # Finished cells only: a running cell saves env<k>.partial.json beside them.
     files = sorted(
-        (folder / game / agent).glob("env*.json"), key=lambda p: int(p.stem.removeprefix("env"))
+        (f for f in (folder / game / agent).glob("env*.json") if re.fullmatch(r"env\d+", f.stem)),
+        key=lambda p: int(p.stem.removeprefix("env")),
     )
     return [read_json(f) for f in files]
 
@@ -324,6 +362,27 @@ def vcfr_summary(root: Path) -> dict[str, Any]:
             out["fixed"].setdefault("leduc5 - leduc4", {})[agent] = interval(
                 *welch(f5[agent]["final"], f4[agent]["final"]), signed=True
             )
+    mc_folder = root / VCFR_MCCFR_FIXED
+    cells = _vcfr_cells(mc_folder, "leduc5", "mccfr-os-unknown")
+    if cells:
+        out["sources"].append(rel(mc_folder / "leduc5" / "mccfr-os-unknown", root))
+        hands = cells[0]["episodes"]
+        final = [c["nash_conv"] for c in cells]
+        paper = VCFR_PAPER_LEDUC5["mccfr-os-unknown"]
+        mc: dict[str, Any] = {
+            "envs": len(cells),
+            "hands": hands,
+            "iterations": hands // 2,
+            "final": final,
+            "final_ci": ci(final),
+            "paper": paper,
+            "ratio_final": f"{np.mean(final) / paper:.2f}",
+        }
+        if all("20000" in c["measures"] and hands > 20_000 for c in cells):
+            mid = [c["measures"]["20000"]["nash_conv_output"] for c in cells]
+            mc |= {"half_hands": 20_000, "half": mid, "half_ci": ci(mid),
+                   "ratio_half": f"{np.mean(mid) / paper:.2f}"}
+        out["mccfr_os_fixed"] = mc
     bonus = root / "vcfr" / "bonus_grid_rounds2500"
     eta: dict[str, Any] = {}
     for variant in VCFR_ETA_VARIANTS:
@@ -404,16 +463,35 @@ def vcfr_rows(s: dict[str, Any], numbers: str) -> list[Row]:
                 "reproduced under one reading (two hands a round, fixed rewards)",
             )
         )
-    if "mccfr-os-unknown" in s["ablations"].get("leduc5", {}):
-        e = s["ablations"]["leduc5"]["mccfr-os-unknown"]
-        rows.append(
-            Row(
-                "MCCFR-OS on Leduc(5) (Sec. 5.3)",
-                "0.687",
-                f"Bernoulli rewards, {e['hands']:,} hands, {e['envs']} envs: {e['ci']}",
-                "not reproduced (ours lower; the fixed reading not run)",
+    e = s["ablations"].get("leduc5", {}).get("mccfr-os-unknown")
+    m = s.get("mccfr_os_fixed")
+    if e or m:
+        parts = []
+        if m:
+            parts.append(
+                f"fixed rewards, {m['hands']:,} hands ({m['iterations']:,} iterations of one "
+                f"hand per player), {m['envs']} envs: {m['final_ci']} ({m['ratio_final']}x)"
+                + (
+                    f"; at {m['half_hands']:,} hands {m['half_ci']} ({m['ratio_half']}x)"
+                    if "half_ci" in m
+                    else ""
+                )
             )
-        )
+        if e:
+            parts.append(f"Bernoulli rewards, {e['hands']:,} hands, {e['envs']} envs: {e['ci']}")
+        if m:
+            low, high = _bounds(m["final_ci"])
+            paper = VCFR_PAPER_LEDUC5["mccfr-os-unknown"]
+            verdict = (
+                "not measured (one environment: no interval)"
+                if math.isnan(low)
+                else "reproduced under one reading (two hands a round, fixed rewards)"
+                if low <= paper <= high
+                else f"not reproduced (ours {'lower' if high < paper else 'higher'})"
+            )
+        else:
+            verdict = "not reproduced (ours lower; the fixed reading not run)"
+        rows.append(Row("MCCFR-OS on Leduc(5) (Sec. 5.3)", "0.687", "; ".join(parts), verdict))
     if "vcfr" in f4:
         rows.append(
             Row(
@@ -553,6 +631,10 @@ def vcfr_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     made = []
     for game, title in (("kuhn", "Kuhn"), ("leduc4", "Leduc(4)"), ("leduc5", "Leduc(5)")):
         cells = {a: _vcfr_cells(fixed, game, a) for a in VCFR_AGENTS}
+        if game == "leduc5":  # MCCFR-OS ran under the fixed reading too (Fig. 4b has it)
+            cells["mccfr-os-unknown"] = _vcfr_cells(
+                root / VCFR_MCCFR_FIXED, game, "mccfr-os-unknown"
+            )
         if not any(cells.values()):
             continue
         fig, ax = plt.subplots(figsize=(5.5, 3.6))
