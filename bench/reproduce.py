@@ -853,7 +853,7 @@ def nfsp_uct_summary(root: Path) -> dict[str, Any] | None:
         return None
     r = read_json(path)
     rows = r["rows"]
-    base = rows[0]["ms_per_search"]
+    base, sims = rows[0]["ms_per_search"], rows[0]["simulations_per_search"]
     settings = {}
     for row in rows:
         settings[row["setting"]] = {
@@ -862,6 +862,7 @@ def nfsp_uct_summary(root: Path) -> dict[str, Any] | None:
             "ms": f"{row['ms_per_search']:.1f}",
             "time_ratio": f"{row['ms_per_search'] / base:.2f}",
             "simulations": f"{row['simulations_per_search']:.0f}",
+            "simulation_share": f"{row['simulations_per_search'] / sims:.2f}",
             "stopped_early": f"{row['stopped_early']:.2f}",
             "paper_accuracy": row["paper_accuracy"],
             "paper_inside": None
@@ -1109,23 +1110,25 @@ def nfsp_table6_rows(u: dict[str, Any] | None, numbers: str) -> list[Row]:
         )
     ]
     times = ", ".join(
-        f"{k} {st[k]['ms']} ({st[k]['time_ratio']}x, {st[k]['simulations']} simulations)"
+        f"{k} {st[k]['ms']} ({st[k]['time_ratio']}x; {st[k]['simulations']} simulations, "
+        f"{st[k]['simulation_share']}x)"
         for k in [ref, *adaptive]
         if k == ref or k.endswith(",0.98)")
     )
-    # Milliseconds depend on the game and the machine; the share of UCT_3000's time does not
-    # (as much): the paper's adaptive settings take 43-59% of it.
-    ratios = [float(st[k]["time_ratio"]) for k in adaptive]
+    # Milliseconds depend on the game and the machine, and on a shared core they drift (the
+    # two fixed searches do the same work); the share of UCT_3000's simulations does not: the
+    # paper's adaptive settings take 43-59% of its time.
+    shares = [float(st[k]["simulation_share"]) for k in adaptive]
     rows.append(
         Row(
             "the adaptive stop cuts the time per search (Table 6's unit time)",
             "UCT_3000 37.22 ms; UCT(2800,0.98) 21.95, UCT(2500,0.98) 20.86, UCT(2000,0.98) "
             "16.07 ms",
-            f"CPU ms per search (and the share of {ref}'s), {where}, this machine: {times} "
-            f"(`{numbers}`)",
-            _verdict_values([r <= PAPER_UCT_TIME_SHARE for r in ratios])
-            + " (provisional; the rule: each setting's share of the fixed search's time at "
-            "most the paper's largest)",
+            f"CPU ms per search (share of {ref}'s) and simulations per search (share), "
+            f"{where}, this shared machine: {times} (`{numbers}`)",
+            _verdict_values([r <= PAPER_UCT_TIME_SHARE for r in shares])
+            + " (provisional; the rule: each setting's share of the fixed search's "
+            "simulations at most the paper's largest share of its time)",
         )
     )
     return rows
