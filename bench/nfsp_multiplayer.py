@@ -23,7 +23,7 @@ the cost that keeps the paper's "vs NFSP-UCT" column out of reach here. Then ``s
 and ``summary.json`` are written from every cell present: per (players, preset) the mean and
 the 95% t interval over seeds.
 
-    python bench/nfsp_multiplayer.py --players 3 6 --seeds 0 1 2 --hands 50000 \\
+    python bench/nfsp_multiplayer.py --players 3 6 --seeds 0 1 2 3 4 --hands 50000 \\
         --final-hands 20000 --uct-probe 120 --out bench/results/nfsp/multiplayer
 """
 

@@ -776,7 +776,7 @@ def nfsp_steps(root: Path, quick: bool) -> list[Step]:
 
 
 NFSP_MP = "nfsp/multiplayer"
-NFSP_MP_SEEDS = (0, 1, 2)
+NFSP_MP_SEEDS = (0, 1, 2, 3, 4)
 NFSP_MP_PRESETS = ("nfsp-per", "nfsp-plt")
 NFSP_UCT = "nfsp/uct_ablation.json"
 PAPER_UCT_TIME_SHARE = round(22.08 / 37.22, 2)
