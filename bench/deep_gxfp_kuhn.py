@@ -22,10 +22,18 @@ that such a curve can show; and its noise-free form, |P1's exact value of the pr
 (the expected value on the compiled tree, no sampling). None is a best response: a profile can
 sit at P1's value and be exploitable.
 
+``--agent deep-cfr`` runs Deep CFR instead, at Deep GXFP's budget and settings where the two
+share them (``DEEP_CFR_MATCHED``: 1,000 traversals per player and iteration, 100 SGD steps
+per network training, batch 1,024, width 64, Adam 1e-3, clip 1, memories of 1e6, and the
+full-memory batches that are Deep CFR's counterpart of Deep GXFP's folded targets), for the
+paper's "equivalent to Deep CFR" (Sec. 4.1, Figs. 3-4); the tabular GXFP references are not
+computed for it (``--floor-seeds`` is ignored).
+
 ``--out FILE.json`` writes the numbers (per seed), the command, the code version, the library
 versions and the machine, and ``FILE.md`` beside it with the printed table.
 
     python bench/deep_gxfp_kuhn.py --iterations 50 --every 5 --seeds 0 1 2
+    python bench/deep_gxfp_kuhn.py --agent deep-cfr --iterations 50 --every 5 --seeds 0 1 2
     python bench/deep_gxfp_kuhn.py --param 'utility_targets="samples"' \
         --param 'strategy_targets="samples"'   # the mini-batch fits of earlier versions
 """
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import shlex
 import sys
@@ -48,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import code_version, library_versions, machine_line
 
 from pokerzoo import load_game
+from pokerzoo.agents.deep.deep_cfr import DeepCFR
 from pokerzoo.agents.deep.deep_gxfp import DeepGXFP
 from pokerzoo.agents.deep.traversal import tree_utility_samples
 from pokerzoo.agents.registry import make_agent
@@ -85,6 +95,15 @@ def sampled_gxfp(tree: GameTree, traversals: int, points: list[int], seed: int) 
     return out
 
 
+DEEP_CFR_MATCHED: dict[str, object] = {
+    "traversals": 1_000, "advantage_steps": 100, "policy_steps": 100, "batch_size": 1_024,
+    "advantage_memory": 1_000_000, "strategy_memory": 1_000_000, "width": 64,
+    "learning_rate": 1e-3, "grad_clip": 1.0, "batch_mode": "full_memory",
+}
+"""Deep CFR at Deep GXFP's Kuhn budget: the fields the two configs share set to Deep GXFP's
+defaults, and full-memory batches (the counterpart of its folded targets); Deep CFR's own
+rules (advantage networks retrained from scratch, t-weighted losses) stay."""
+
 KUHN_P1_VALUE = -1.0 / 18.0
 """Player 1's (the first to act) value of standard Kuhn poker."""
 BLOCK = 100
@@ -103,6 +122,7 @@ def p1_traversal_values(tree: GameTree, sigma: np.ndarray, traversals: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", choices=["deep-gxfp", "deep-cfr"], default="deep-gxfp")
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--every", type=int, default=5)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
@@ -112,7 +132,7 @@ def main() -> None:
     parser.add_argument("--probe-traversals", type=int, default=1000,
                         help="traversals of P1 after each point for the paper's quantity")
     parser.add_argument("--param", action="append", default=[],
-                        help="a DeepGXFPConfig field, name=value (Python literal)")
+                        help="a config field of --agent, name=value (Python literal)")
     parser.add_argument("--out", type=Path, default=None,
                         help="a .json file for the record (and a .md beside it)")
     args = parser.parse_args()
@@ -122,15 +142,19 @@ def main() -> None:
     points = list(range(args.every, args.iterations + 1, args.every))
     curves, seconds, blocks, distances, exact_p1 = [], [], [], [], []
     for seed in args.seeds:
-        agent = DeepGXFP(game, seed=seed, device="cpu", **params)
+        agent: DeepGXFP | DeepCFR = (
+            DeepGXFP(game, seed=seed, device="cpu", **params) if args.agent == "deep-gxfp"
+            else DeepCFR(game, seed=seed, device="cpu", **{**DEEP_CFR_MATCHED, **params}))
         probe = np.random.default_rng(10_000 + seed)
         start, curve, last, distance, values = time.perf_counter(), [], [], [], []
         p1 = []
         for _ in points:
             agent.iterate(args.every)
-            curve.append(exploitability(agent.tree, agent.policy()))
-            p1.append(float(expected_values(agent.tree, agent.policy())[0]))
-            sigma = policy_array(agent.tree, agent.policy())
+            # Once per point: Deep CFR's policy() trains its strategy network.
+            policy = agent.policy()
+            curve.append(exploitability(agent.tree, policy))
+            p1.append(float(expected_values(agent.tree, policy)[0]))
+            sigma = policy_array(agent.tree, policy)
             values.append(p1_traversal_values(agent.tree, sigma, args.probe_traversals, probe))
             last.append(values[-1][-BLOCK:].mean())
             distance.append(abs(np.concatenate(values).mean() - KUHN_P1_VALUE))
@@ -140,13 +164,15 @@ def main() -> None:
         distances.append(distance)
         exact_p1.append(p1)
         print(f"seed {seed}: {seconds[-1]:.0f} s", flush=True)
-    tabular = make_agent("gxfp", game)
-    exact = []
-    for _ in points:
-        tabular.iterate(args.every)
-        exact.append(exploitability(agent.tree, tabular.policy()))
-    floor = np.mean([sampled_gxfp(agent.tree, agent.config.traversals, points, 1000 + s)
-                     for s in range(args.floor_seeds)], axis=0)
+    exact, floor = [math.nan] * len(points), np.full(len(points), math.nan)
+    if args.agent == "deep-gxfp":  # the tabular references are GXFP's
+        tabular = make_agent("gxfp", game)
+        exact = []
+        for _ in points:
+            tabular.iterate(args.every)
+            exact.append(exploitability(agent.tree, tabular.policy()))
+        floor = np.mean([sampled_gxfp(agent.tree, agent.config.traversals, points, 1000 + s)
+                         for s in range(args.floor_seeds)], axis=0)
     per_unit = 2 * agent.config.traversals
     lines = [f"config: {agent.config}", "",
              "Exploitability (NashConv / 2, exact, chips; the headline), and the paper's "
@@ -173,16 +199,20 @@ def main() -> None:
         "command": command, "code_version": code_version(Path(__file__).resolve().parent),
         "libraries": f"{library_versions()}, torch {torch.__version__}",
         "machine": machine_line(), "platform": platform.platform(),
-        "config": str(agent.config), "seeds": list(args.seeds), "points": points,
+        "agent": args.agent, "config": str(agent.config), "seeds": list(args.seeds),
+        "points": points,
         "traversals_per_unit": per_unit, "exploitability": table.tolist(),
-        "tabular_gxfp": [float(v) for v in exact], "sampled_gxfp": floor.tolist(),
+        # The GXFP references (None for Deep CFR: not computed).
+        "tabular_gxfp": [float(v) for v in exact] if args.agent == "deep-gxfp" else None,
+        "sampled_gxfp": floor.tolist() if args.agent == "deep-gxfp" else None,
         "p1_last_block": block.tolist(), "abs_running_mean_gap": distance.tolist(),
         "p1_exact_value": exact_p1, "abs_exact_gap": gap.tolist(), "seconds": seconds,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, json.dumps(record, indent=1), what="Deep GXFP record")
+    name = "Deep GXFP" if args.agent == "deep-gxfp" else "Deep CFR at Deep GXFP's budget"
     header = [
-        "# Deep GXFP on Kuhn: exact exploitability beside the paper's own quantity", "",
+        f"# {name} on Kuhn: exact exploitability beside the paper's own quantity", "",
         f"Command: `{command}`", "",
         f"Code {record['code_version']}; {record['libraries']}; {record['machine']}. "
         "Numbers on this torch path are draws: a rerun on another machine (or another torch "

@@ -90,6 +90,34 @@ def test_the_summary_reads_the_committed_vcfr_cells() -> None:
     assert leduc5["psrlcfr"]["ratio_half"] == "1.53"
 
 
+def _kuhn_record(exploitability: list[list[float]], gap: list[list[float]]) -> dict:
+    return {"points": [25, 50], "traversals_per_unit": 2000, "seeds": [0, 1, 2],
+            "exploitability": exploitability, "abs_exact_gap": gap}
+
+
+def test_deep_cfr_is_equivalent_when_the_differences_hold_0_or_stay_within_1pc() -> None:
+    a = _kuhn_record([[0.02, 0.010], [0.03, 0.012], [0.025, 0.011]],
+                     [[0.001, 0.001], [0.002, 0.001], [0.003, 0.002]])
+    same = reproduce.deep_cfr_comparison(a, a)
+    assert [p["traversals"] for p in same["points"]] == [50_000, 100_000]
+    assert same["verdict"] == "reproduced"
+    far = _kuhn_record([[0.20, 0.10], [0.21, 0.11], [0.22, 0.12]],
+                       [[0.001, 0.001], [0.002, 0.001], [0.003, 0.002]])
+    apart = reproduce.deep_cfr_comparison(far, a)
+    assert apart["points"][0]["exploitability"]["equivalent"] is False
+    assert apart["points"][0]["abs_exact_gap"]["equivalent"] is True
+    assert apart["verdict"] == "not reproduced"
+
+
+def test_vcfr_cells_leave_out_the_cells_still_running(tmp_path: Path) -> None:
+    folder = tmp_path / "leduc5" / "mccfr-os-unknown"
+    folder.mkdir(parents=True)
+    for name in ("env0.json", "env10.json", "env2.json", "env3.partial.json"):
+        (folder / name).write_text(json.dumps({"name": name}))
+    cells = reproduce._vcfr_cells(tmp_path, "leduc5", "mccfr-os-unknown")
+    assert [c["name"] for c in cells] == ["env0.json", "env2.json", "env10.json"]
+
+
 def test_a_paper_without_markers_is_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no markers for bufp"):
         reproduce.replace_block("# nothing here\n", "bufp", "body")
