@@ -1,6 +1,6 @@
 """The NFSP-PLT paper's Table 5: NFSP-PER and NFSP-PLT against Random on 3- and 6-player
-no-limit hold'em ("3-NH", "6-NH"; Li et al., "Neural Fictitious Self-Play with Prioritized
-Experience Replay and Priority-weighted Learning Times", Applied Sciences 2023).
+no-limit hold'em ("3-NH", "6-NH"; Li et al., "NFSP-PLT: Solving Games with a Weighted
+NFSP-PER-Based Method", Electronics 12(11):2396, 2023, doi 10.3390/electronics12112396).
 
 The paper trains 50,000 hands with SGD (0.1 for the Q-network, 0.005 for the average
 network) and plays 20,000 games against Random. Here, per (players, preset, seed), one cell:

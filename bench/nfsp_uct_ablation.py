@@ -1,6 +1,7 @@
 """The NFSP-PLT paper's Table 6: the adaptive UCT's stopping rule against fixed UCT_3000.
 
-The paper (Li et al., Applied Sciences 2023, Sec. 5.3, Table 6) runs UCT_3000 (3,000
+The paper (Li et al., "NFSP-PLT: Solving Games with a Weighted NFSP-PER-Based Method",
+Electronics 2023, doi 10.3390/electronics12112396; Sec. 5.3, Table 6) runs UCT_3000 (3,000
 simulations) and UCT(threshold, confidence) for thresholds 2,800 / 2,500 / 2,000 and
 confidences 0.98 / 0.95 / 0.90 on HUNL and reports an "accuracy" and a "unit time consumption"
 (milliseconds per search). It does not define the accuracy. **Our reading**: the share of
