@@ -135,14 +135,14 @@ def run_cell(
     return record
 
 
-def uct_probe(out: Path, seconds: float) -> dict[str, Any]:
-    """CPU seconds our NFSP-UCT needs per training hand on 3-NH, measured for ``seconds``;
-    written to ``<out>/nfsp_uct_probe.json`` once."""
+def uct_probe(out: Path, seconds: float, players: int = 3) -> dict[str, Any]:
+    """CPU seconds our NFSP-UCT needs per training hand on ``players``-seat no-limit (3-NH by
+    default), measured for ``seconds``; written to ``<out>/nfsp_uct_probe.json`` once."""
     path = out / "nfsp_uct_probe.json"
     if path.exists():
         return dict(json.loads(path.read_text()))
     torch.set_num_threads(1)
-    game = load_game("no_limit_holdem", num_players=3)
+    game = load_game("no_limit_holdem", num_players=players)
     agent = make_agent(
         "nfsp-plt",
         game,
@@ -155,7 +155,7 @@ def uct_probe(out: Path, seconds: float) -> dict[str, Any]:
         agent.iterate(NUM_ENVS)
     spent = time.process_time() - start
     record = {
-        "game": "no_limit_holdem (num_players=3)",
+        "game": f"no_limit_holdem (num_players={players})",
         "params": {**UCT_PARAMS},
         "hands": agent.iteration,
         "cpu_seconds": spent,
