@@ -43,7 +43,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import code_version, library_versions, machine_line
+from common import code_version, library_versions, machine_line, provenance, provenance_line
 from nfsp_multiplayer import t_interval, uct_probe
 from nfsp_paper import PAPER_PARAMS
 from reproduce import welch
@@ -213,9 +213,7 @@ def summarise(out: Path, command: str, probe: dict[str, Any] | None = None) -> d
         "presets": presets,
         "differences": differences,
         "nfsp_uct_probe": probe,
-        "code_versions": sorted({c["code_version"] for c in cells}),
-        "machines": sorted({c["machine"].rsplit(", load", 1)[0] for c in cells}),
-        "libraries": sorted({c["libraries"] for c in cells}),
+        **provenance(cells),
     }
     write_atomically(out / "summary.json", json.dumps(summary, indent=1), what="summary")
     write_atomically(out / "summary.md", _markdown(summary), what="summary")
@@ -238,13 +236,7 @@ def _markdown(summary: dict[str, Any]) -> str:
         "",
         f"Command: `{summary['command']}`",
         "",
-        "Code "
-        + ", ".join(summary["code_versions"])
-        + "; "
-        + "; ".join(summary["libraries"])
-        + "; "
-        + "; ".join(summary["machines"])
-        + ". Draws (torch training).",
+        provenance_line(summary),
         "",
         "bb/h = big blinds per hand against uniform Random, duplicate deals (both seatings); "
         f"mean and 95% t interval over seeds. Late stage: {summary['late_stage']}, each "
