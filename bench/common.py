@@ -88,3 +88,26 @@ def machine_line() -> str:
         pass
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return f"{name}, {os.cpu_count()} cores, load average {load:.1f}"
+
+
+def provenance(cells: Sequence[dict[str, object]]) -> dict[str, list[str]]:
+    """The code versions, machines (without their load) and library lines of a grid's cells,
+    each sorted and without repeats: what its summary records."""
+    return {
+        "code_versions": sorted({str(c["code_version"]) for c in cells}),
+        "machines": sorted({str(c["machine"]).rsplit(", load", 1)[0] for c in cells}),
+        "libraries": sorted({str(c["libraries"]) for c in cells}),
+    }
+
+
+def provenance_line(summary: dict[str, list[str]]) -> str:
+    """``provenance``'s fields as one Markdown line for a summary."""
+    return (
+        "Code "
+        + ", ".join(summary["code_versions"])
+        + "; "
+        + "; ".join(summary["libraries"])
+        + "; "
+        + "; ".join(summary["machines"])
+        + ". Draws (torch training)."
+    )

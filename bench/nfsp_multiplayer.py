@@ -42,7 +42,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import code_version, library_versions, machine_line
+from common import code_version, library_versions, machine_line, provenance, provenance_line
 from nfsp_paper import PAPER_PARAMS, UCT_PARAMS
 
 from pokerzoo import load_game
@@ -135,14 +135,14 @@ def run_cell(
     return record
 
 
-def uct_probe(out: Path, seconds: float) -> dict[str, Any]:
-    """CPU seconds our NFSP-UCT needs per training hand on 3-NH, measured for ``seconds``;
-    written to ``<out>/nfsp_uct_probe.json`` once."""
+def uct_probe(out: Path, seconds: float, players: int = 3) -> dict[str, Any]:
+    """CPU seconds our NFSP-UCT needs per training hand on ``players``-seat no-limit (3-NH by
+    default), measured for ``seconds``; written to ``<out>/nfsp_uct_probe.json`` once."""
     path = out / "nfsp_uct_probe.json"
     if path.exists():
         return dict(json.loads(path.read_text()))
     torch.set_num_threads(1)
-    game = load_game("no_limit_holdem", num_players=3)
+    game = load_game("no_limit_holdem", num_players=players)
     agent = make_agent(
         "nfsp-plt",
         game,
@@ -155,7 +155,7 @@ def uct_probe(out: Path, seconds: float) -> dict[str, Any]:
         agent.iterate(NUM_ENVS)
     spent = time.process_time() - start
     record = {
-        "game": "no_limit_holdem (num_players=3)",
+        "game": f"no_limit_holdem (num_players={players})",
         "params": {**UCT_PARAMS},
         "hands": agent.iteration,
         "cpu_seconds": spent,
@@ -213,9 +213,7 @@ def summarise(out: Path, command: str) -> dict[str, Any]:
         "command": command,
         "groups": groups,
         "nfsp_uct_probe": json.loads(probe_path.read_text()) if probe_path.exists() else None,
-        "code_versions": sorted({c["code_version"] for c in cells}),
-        "machines": sorted({c["machine"].rsplit(", load", 1)[0] for c in cells}),
-        "libraries": sorted({c["libraries"] for c in cells}),
+        **provenance(cells),
     }
     write_atomically(out / "summary.json", json.dumps(summary, indent=1), what="summary")
     lines = [
@@ -223,13 +221,7 @@ def summarise(out: Path, command: str) -> dict[str, Any]:
         "",
         f"Command: `{command}`",
         "",
-        "Code "
-        + ", ".join(summary["code_versions"])
-        + "; "
-        + "; ".join(summary["libraries"])
-        + "; "
-        + "; ".join(summary["machines"])
-        + ". Draws (torch training).",
+        provenance_line(summary),
         "",
         "bb/h = big blinds per hand, the agent in one seat and Random in the others, duplicate "
         "deals with the seats rotated; mean and 95% t interval over seeds.",

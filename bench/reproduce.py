@@ -753,6 +753,38 @@ def nfsp_steps(root: Path, quick: bool) -> list[Step]:
             + [f"{NFSP_MP}/summary.json"],
         )
     )
+    # Fig. 2b: curves against Random on heads-up no-limit (seed-major cells, resumable).
+    curve_seeds, curve_presets = (
+        ((0, 1), ("nfsp-per", "nfsp-plt")) if quick else (NFSP_CURVES_SEEDS, NFSP_CURVES_PRESETS)
+    )
+    steps.append(
+        Step(
+            f"Fig. 2b on heads-up no-limit, {len(curve_seeds)} seeds x {len(curve_presets)} "
+            "presets",
+            [
+                sys.executable,
+                str(ROOT / "bench" / "nfsp_hunl_curves.py"),
+                "--presets",
+                ",".join(curve_presets),
+                "--seeds",
+                *map(str, curve_seeds),
+                "--hands",
+                "1000" if quick else "50000",
+                "--eval-every",
+                "500" if quick else "2500",
+                "--eval-hands",
+                "200" if quick else "10000",
+                "--final-hands",
+                "200" if quick else "20000",
+                "--uct-probe",
+                "0" if quick else "60",
+                "--out",
+                str(root / NFSP_CURVES),
+            ],
+            [f"{NFSP_CURVES}/{p}_seed{k}.json" for k in curve_seeds for p in curve_presets]
+            + [f"{NFSP_CURVES}/summary.json"],
+        )
+    )
     # Table 6: the adaptive UCT's settings on the same decision states.
     steps.append(
         Step(
@@ -779,6 +811,9 @@ NFSP_MP = "nfsp/multiplayer"
 NFSP_MP_SEEDS = (0, 1, 2, 3, 4)
 NFSP_MP_PRESETS = ("nfsp-per", "nfsp-plt")
 NFSP_UCT = "nfsp/uct_ablation.json"
+NFSP_CURVES = "nfsp/hunl_curves"
+NFSP_CURVES_SEEDS = (0, 1, 2, 3, 4)
+NFSP_CURVES_PRESETS = ("nfsp-per", "nfsp-plt", "nfsp")
 PAPER_UCT_TIME_SHARE = round(22.08 / 37.22, 2)
 """Table 6's largest share of UCT_3000's time among the adaptive settings (UCT(2800,0.90))."""
 
@@ -840,6 +875,83 @@ def nfsp_multiplayer_summary(root: Path) -> dict[str, Any] | None:
         "uct_probe": None
         if probe is None
         else {
+            "hands": probe["hands"],
+            "cpu_seconds_per_hand": f"{probe['cpu_seconds_per_hand']:.2f}",
+            "projected_cpu_hours": f"{probe['projected_cpu_hours_50000_hands']:.0f}",
+        },
+    }
+
+
+def _sign(low: float, high: float, diff: float) -> str:
+    """A difference's sign and whether its 95% interval excludes 0."""
+    if math.isnan(low):
+        return "+ unresolved" if diff > 0 else "- unresolved"
+    return (
+        "resolved +"
+        if low > 0
+        else "resolved -"
+        if high < 0
+        else ("+ unresolved" if diff > 0 else "- unresolved")
+    )
+
+
+def nfsp_curves_summary(root: Path) -> dict[str, Any] | None:
+    """Fig. 2b's cells: per preset the final and late-stage bb/h over seeds, the divergences,
+    the late-stage and final differences (Welch) and NFSP-UCT's projected cost."""
+    path = root / NFSP_CURVES / "summary.json"
+    if not path.exists():
+        return None
+    r = read_json(path)
+
+    def band(g: dict[str, Any]) -> str:
+        return interval(*t_interval(g["values"]), 2, signed=True) if g["values"] else "-"
+
+    presets = {
+        name: {
+            "seeds": len(g["seeds"]),
+            "diverged": [f"seed {d['seed']} at hand {d['at_hand']:,}" for d in g["diverged"]],
+            "hands": g["hands"],
+            "eval_every": g["eval_every"],
+            "eval_hands": g["eval_hands"],
+            "final_hands": g["final_hands"],
+            "final": band(g["final"]),
+            "late": band(g["late"]),
+            "late_seeds": len(g["late"]["seeds"]),
+            "first": interval(
+                g["curve"][0]["mean"],
+                g["curve"][0]["mean"] - g["curve"][0]["half_width"],
+                g["curve"][0]["mean"] + g["curve"][0]["half_width"],
+                2,
+                signed=True,
+            )
+            if g["curve"]
+            else "-",
+        }
+        for name, g in r["presets"].items()
+    }
+    differences = {
+        name: {
+            what: {
+                "diff": interval(v["diff"], v["low"], v["high"], 2, signed=True),
+                "sign": _sign(v["low"], v["high"], v["diff"]),
+            }
+            for what, v in d.items()
+        }
+        for name, d in r["differences"].items()
+    }
+    probe = r.get("nfsp_uct_probe")
+    return {
+        "source": rel(path, root),
+        "command": r["command"],
+        "late_stage": r["late_stage"],
+        "presets": presets,
+        "differences": differences,
+        "machines": r["machines"],
+        "code_versions": r["code_versions"],
+        "uct_probe": None
+        if probe is None
+        else {
+            "game": probe["game"],
             "hands": probe["hands"],
             "cpu_seconds_per_hand": f"{probe['cpu_seconds_per_hand']:.2f}",
             "projected_cpu_hours": f"{probe['projected_cpu_hours_50000_hands']:.0f}",
@@ -928,6 +1040,10 @@ def nfsp_summary(root: Path) -> dict[str, Any]:
     if multiplayer:
         out["sources"].append(multiplayer["source"])
         out["multiplayer"] = multiplayer
+    curves = nfsp_curves_summary(root)
+    if curves:
+        out["sources"].append(curves["source"])
+        out["hunl_curves"] = curves
     uct = nfsp_uct_summary(root)
     if uct:
         out["sources"].append(uct["source"])
@@ -1003,8 +1119,72 @@ def nfsp_rows(s: dict[str, Any], numbers: str) -> list[Row]:
     )
     for row in rows[: len(rows) - 1]:
         row.ours += f" (`{numbers}`)"
+    rows += nfsp_fig2b_rows(s.get("hunl_curves"), numbers)
     rows += nfsp_table5_rows(s.get("multiplayer"), numbers)
     rows += nfsp_table6_rows(s.get("uct_ablation"), numbers)
+    return rows
+
+
+def nfsp_fig2b_rows(c: dict[str, Any] | None, numbers: str) -> list[Row]:
+    """Fig. 2b's lines: PLT wins the most late in training; PER and PLT far above NFSP-UCT."""
+    if not c or "nfsp-plt - nfsp-per" not in c["differences"]:
+        return [
+            Row(
+                "heads-up no-limit against Random during training (Fig. 2b)",
+                "curves",
+                "no run",
+                "not measured",
+            )
+        ]
+    p, d = c["presets"], c["differences"]
+    late = d["nfsp-plt - nfsp-per"].get("late")
+    plain = d.get("nfsp-plt - nfsp", {}).get("late")
+    sign = late["sign"] if late else "- unresolved"
+    verdict = (
+        "reproduced"
+        if sign == "resolved +"
+        else "in the paper's direction, not resolved"
+        if sign == "+ unresolved"
+        else "not reproduced"
+    )
+    diverged = "; ".join(
+        f"{name} {', '.join(p[name]['diverged'])}" for name in p if p[name]["diverged"]
+    )
+    setup = (
+        f"{p['nfsp-plt']['hands']:,} hands, a point every {p['nfsp-plt']['eval_every'][0]:,} "
+        f"over {p['nfsp-plt']['eval_hands'][0]:,} duplicate hands, {p['nfsp-plt']['seeds']} "
+        f"seeds each, unclipped SGD (diverged: {diverged or 'none'})"
+    )
+    rows = [
+        Row(
+            "NFSP-PLT wins the most in the late stage of training (Fig. 2b, heads-up no-limit)",
+            "curves, no numbers",
+            f"{setup}; mean bb/h over the last fifth of training (seeds that reached it): "
+            f"PER {p['nfsp-per']['late']} ({p['nfsp-per']['late_seeds']}), "
+            f"PLT {p['nfsp-plt']['late']} ({p['nfsp-plt']['late_seeds']})"
+            + (f", NFSP {p['nfsp']['late']} ({p['nfsp']['late_seeds']})" if "nfsp" in p else "")
+            + (f"; PLT - PER {late['diff']} (Welch)" if late else "")
+            + (f", PLT - NFSP {plain['diff']}" if plain else "")
+            + f" (`{numbers}`)",
+            verdict,
+        )
+    ]
+    probe = c["uct_probe"]
+    rows.append(
+        Row(
+            "NFSP-PER and NFSP-PLT greatly improve on NFSP-UCT (Fig. 2b)",
+            "curves, no numbers",
+            (
+                f"no run: our NFSP-UCT (adaptive-UCT best response) trained "
+                f"{probe['cpu_seconds_per_hand']} CPU s a hand on heads-up no-limit "
+                f"({probe['hands']} hands timed), about {probe['projected_cpu_hours']} CPU hours "
+                f"for the paper's 50,000 hands (`{numbers}`)"
+            )
+            if probe
+            else "no run: NFSP-UCT is not trained on heads-up no-limit",
+            "not measured",
+        )
+    )
     return rows
 
 
@@ -1163,8 +1343,49 @@ def nfsp_figures(root: Path, img: Path) -> list[tuple[str, str]]:
     ax.set_xlabel("training hands")
     ax.set_ylabel("bb/h against Random")
     ax.set_title("Leduc (RLCard rules): mean and 95% band over seeds")
-    return [save_figure(fig, ax, img, "nfsp_vs_random.png",
-                        "NFSP presets against Random during training")]
+    made = [
+        save_figure(
+            fig, ax, img, "nfsp_vs_random.png", "NFSP presets against Random during training"
+        )
+    ]
+    return made + nfsp_hunl_figure(root, img)
+
+
+def nfsp_hunl_figure(root: Path, img: Path) -> list[tuple[str, str]]:
+    """Fig. 2b as the paper draws it: winnings against Random during training on heads-up
+    no-limit, per preset the mean over the seeds at each point with its 95% band."""
+    import matplotlib.pyplot as plt
+
+    path = root / NFSP_CURVES / "summary.json"
+    if not path.exists():
+        return []
+    presets = read_json(path)["presets"]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    for preset, g in presets.items():
+        if not g["curve"]:
+            continue
+        hands = np.array([q["hands"] for q in g["curve"]], dtype=float)
+        mean = np.array([q["mean"] for q in g["curve"]])
+        half = np.array([q["half_width"] for q in g["curve"]])
+        seeds = sorted({q["seeds"] for q in g["curve"]})
+        label = f"{preset} ({seeds[-1]} seeds" + (
+            f", {seeds[0]} at the end)" if seeds[0] != seeds[-1] else ")"
+        )
+        line = ax.plot(hands, mean, marker=".", label=label)[0]
+        ax.fill_between(hands, mean - half, mean + half, color=line.get_color(), alpha=0.2)
+    ax.axhline(0.0, color="grey", lw=0.6)
+    ax.set_xlabel("training hands")
+    ax.set_ylabel("bb/h against Random")
+    ax.set_title("Heads-up no-limit: mean and 95% band over seeds", fontsize=10)
+    return [
+        save_figure(
+            fig,
+            ax,
+            img,
+            "nfsp_hunl_vs_random.png",
+            "NFSP presets against Random during training on heads-up no-limit",
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
