@@ -2010,6 +2010,65 @@ def numbers_path(root: Path, paper: str) -> Path:
     return root / "reproductions" / f"{paper}.json"
 
 
+PROVENANCE_KEYS = ("code_version", "libraries", "machine")
+"""What a results file records about its run, where it records it (JSON keys)."""
+PROVENANCE_LISTS = {"code_version": "code_versions", "libraries": "libraries",
+                    "machine": "machines"}
+"""The same, listed over the runs of a summary file."""
+_TEXT_PROVENANCE = {
+    "code_version": re.compile(r"\bCode ([0-9a-f]{7}(?: \+changes)?)"),
+    "libraries": re.compile(r"(Python \d+\.\d+\.\d+, numpy [^;]+?)(?:;|\.\s|$)", re.M),
+    "machine": re.compile(r"((?:AMD EPYC|Intel)[^,;]*, \d+ cores)"),
+}
+
+
+def provenance(root: Path, sources: Sequence[str]) -> dict[str, dict[str, list[str]]]:
+    """Per source (a file, or a folder of per-run JSON files): the distinct code versions,
+    library lines and machines its runs recorded (empty where a run predates recording
+    them). Read from the files only, so it is the same in any checkout."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for source in dict.fromkeys(sources):
+        path = next((b / source for b in (ROOT, root.parent) if (b / source).exists()), None)
+        if path is None:
+            continue
+        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        found: dict[str, set[str]] = {key: set() for key in PROVENANCE_KEYS}
+        for file in files:
+            if not file.is_file():
+                continue
+            text = file.read_text()
+            if file.suffix == ".json":
+                record = json.loads(text)
+                for key in PROVENANCE_KEYS:
+                    value = None
+                    if isinstance(record, dict):  # a summary lists its runs' values
+                        value = record.get(key, record.get(PROVENANCE_LISTS[key]))
+                    for item in value if isinstance(value, list) else [value]:
+                        if isinstance(item, str) and item:
+                            found[key].add(item.split(", load average")[0])
+            else:
+                for key, pattern in _TEXT_PROVENANCE.items():
+                    found[key].update(m.group(1) for m in pattern.finditer(text))
+        out[source] = {key: sorted(found[key]) for key in PROVENANCE_KEYS}
+    return out
+
+
+def provenance_line(records: dict[str, dict[str, list[str]]], numbers: str) -> str:
+    """One sentence: how many sources record each of code, libraries and machine."""
+    counts = {key: sum(bool(r[key]) for r in records.values()) for key in PROVENANCE_KEYS}
+    line = (
+        f"Provenance, over this paper's {len(records)} sources: the code version of their runs "
+        f"is recorded in {counts['code_version']}, the library versions in "
+        f"{counts['libraries']} and the machine in {counts['machine']}."
+    )
+    if min(counts.values()) < len(records):
+        line += (
+            " The others predate those records; the commit that added a file is "
+            "`git log --diff-filter=A -- PATH`."
+        )
+    return line + f" Each source's records: `provenance` in `{numbers}`."
+
+
 def section(
     paper: str,
     summary: dict[str, Any],
@@ -2025,6 +2084,8 @@ def section(
         lines.append("| " + " | ".join(cells[:3]) + f" | **{cells[3]}** |")
     for name, alt in figures:
         lines += ["", f"![{alt}]({img_prefix}{name})"]
+    if summary.get("provenance"):
+        lines += ["", provenance_line(summary["provenance"], numbers)]
     return "\n".join(lines)
 
 
@@ -2047,6 +2108,13 @@ def generated_block(text: str, paper: str) -> str:
     return rest.split(end_marker(paper), 1)[0].strip("\n")
 
 
+def paper_summary(paper: str, root: Path) -> dict[str, Any]:
+    """``paper``'s numbers from the results under ``root``, with each source's provenance."""
+    summary = SPECS[paper].summary(root)
+    summary["provenance"] = provenance(root, summary.get("sources", []))
+    return summary
+
+
 def render(
     paper: str,
     root: Path,
@@ -2065,7 +2133,7 @@ def render(
     from pokerzoo.atomic import write_atomically
 
     spec = SPECS[paper]
-    summary = spec.summary(root)
+    summary = paper_summary(paper, root)
     path = numbers_path(root, paper)
     target = numbers_file or path
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from common import code_version, library_versions, machine_line
 
 from pokerzoo.atomic import write_atomically
 
@@ -137,12 +138,23 @@ def run_cell(
         "diagnostics": state["diagnostics"], "learning_seconds": state["learning"],
         "wall_seconds": state["wall"] + time.perf_counter() - start,
         "resumed": state["counted"] > 0,
-        "machine": f"{platform.node()} ({os.cpu_count()} cores)",
+        "machine": f"{platform.node()} ({os.cpu_count()} cores); {machine_line()}",
+        "code_version": code_version(Path(__file__).resolve().parent),
+        "libraries": f"{library_versions()}, torch {_torch_version()}",
     }
     write_atomically(path, json.dumps(record, indent=1))  # a killed run leaves no half record
     for leftover in (saved, partial):
         leftover.unlink(missing_ok=True)
     return record
+
+
+def _torch_version() -> str:
+    """torch's version if it is installed (the BNN cells use it), else ``none``."""
+    try:
+        import torch
+    except ImportError:
+        return "none"
+    return str(torch.__version__)
 
 
 def _save(learner: Any, saved: Path, partial: Path, state: dict[str, Any], start: float) -> None:

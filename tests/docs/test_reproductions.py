@@ -68,8 +68,7 @@ def test_every_number_in_the_ours_column_is_in_the_file_it_names(paper: str) -> 
 
 @pytest.mark.parametrize("paper", reproduce.PAPERS)
 def test_the_numbers_and_tables_regenerate_from_the_committed_results(paper: str) -> None:
-    spec = reproduce.SPECS[paper]
-    summary = spec.summary(reproduce.RESULTS)
+    summary = reproduce.paper_summary(paper, reproduce.RESULTS)
     committed = reproduce.numbers_path(reproduce.RESULTS, paper)
     assert reproduce.numbers_text(summary) == committed.read_text(), (
         f"{committed} is stale: run python bench/reproduce.py --paper {paper} --render-only")
@@ -225,3 +224,24 @@ def test_every_verdict_is_one_of_the_defined_words() -> None:
             ok = word in exact or any(
                 word.startswith(w + " (") and word.endswith(")") for w in exact + qualified)
             assert ok, f"{paper}, {claim!r}: verdict {word!r} is not one of {words}"
+
+
+def test_provenance_reads_what_each_source_recorded_and_counts_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "results"
+    (root / "runs").mkdir(parents=True)
+    (root / "runs" / "a.json").write_text(json.dumps(
+        {"code_version": "abc1234", "machine": "AMD EPYC, 2 cores, load average 3.1"}))
+    (root / "runs" / "b.json").write_text(json.dumps({"machine": "vm (2 cores)"}))
+    (root / "table.md").write_text(
+        "Code def5678; Python 3.11.7, numpy 2.4.6, numba 0.68.1; AMD EPYC, 2 cores.\n")
+    (root / "old.md").write_text("no record\n")
+    records = reproduce.provenance(root, ["results/runs", "results/table.md", "results/old.md"])
+    assert records["results/runs"] == {"code_version": ["abc1234"], "libraries": [],
+                                       "machine": ["AMD EPYC, 2 cores", "vm (2 cores)"]}
+    assert records["results/table.md"] == {
+        "code_version": ["def5678"],
+        "libraries": ["Python 3.11.7, numpy 2.4.6, numba 0.68.1"],
+        "machine": ["AMD EPYC, 2 cores"]}
+    line = reproduce.provenance_line(records, "numbers.json")
+    assert "recorded in 2, the library versions in 1 and the machine in 2" in line
+    assert "git log --diff-filter=A" in line
