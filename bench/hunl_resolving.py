@@ -33,6 +33,13 @@ The same match re-scored by AIVAT (both strategies known, check-down values; its
 file, the same deal indices; ``bench/results/aivat.md``):
 
     nice python bench/hunl_resolving.py --off-tree blueprint --aivat --deals 3000 --chunk 10
+
+LBR of the blueprint and of the resolver again on the LBR's deals, each hand scored raw and by
+AIVAT (LBR's choices are pure, the policy's probabilities known; check-down values with the
+exact pre-flop equities; its own state file; the section "LBR with AIVAT" of ``aivat.md``):
+
+    taskset -c 1 python bench/hunl_resolving.py --off-tree blueprint --lbr-aivat \
+        --lbr-deals 100 --chunk 5
 """
 
 from __future__ import annotations
@@ -97,6 +104,18 @@ def parse() -> argparse.Namespace:
                          "beside the raw results of --state on the same deal indices")
     ap.add_argument("--aivat-state", default=str(RESULTS / "hunl_resolving_aivat.json"))
     ap.add_argument("--aivat-out", default=str(RESULTS / "aivat.md"))
+    ap.add_argument("--lbr-aivat", action="store_true",
+                    help="LBR of the blueprint and of the resolver on the first --lbr-deals "
+                         "deals (the deals and seeds of --state's LBR), every hand scored raw "
+                         "and by AIVAT (check-down values); kept in --lbr-aivat-state, "
+                         "reported in --aivat-out")
+    ap.add_argument("--lbr-aivat-state", default=str(RESULTS / "hunl_resolving_lbr_aivat.json"))
+    ap.add_argument("--lbr-note", default=str(RESULTS / "aivat_lbr_note.md"),
+                    help="a reading of the LBR with AIVAT results, appended to that section of "
+                         "--aivat-out if the file exists")
+    ap.add_argument("--small-games", default=str(RESULTS / "aivat_small.md"),
+                    help="the Kuhn and Leduc AIVAT results (bench/aivat_small.py) appended to "
+                         "--aivat-out")
     ap.add_argument("--note", default=str(RESULTS / "hunl_resolving_note.md"),
                     help="a reading of the results, appended to the report if the file exists")
     args = ap.parse_args()
@@ -346,9 +365,10 @@ def in_street(s: dict[str, Any]) -> str:
     return text + (", behind the CFR-D gadget." if gadget == "cfr-d" else ", unsafe.")
 
 
-def aivat_report(state: dict[str, Any], recorded: dict[str, Any], args: argparse.Namespace,
-                 big_blind: float) -> str:
-    """``bench/results/aivat.md``: the match re-scored by AIVAT beside its raw results."""
+def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: argparse.Namespace,
+                      big_blind: float) -> list[str]:
+    """The head-to-head part of ``aivat.md``: the match re-scored by AIVAT beside its raw
+    results (``state``: the ``--aivat`` state; ``recorded``: the ``--state`` it replays)."""
     scale = 100.0 / big_blind
     first = state["settings"].get("first_deal", 0)
     m = np.asarray(state["match"], dtype=float).reshape(-1, 2)[:, 0]
@@ -392,10 +412,13 @@ def aivat_report(state: dict[str, Any], recorded: dict[str, Any], args: argparse
                         if n > 1 and np.var(ma - ba) > 0 else float("nan"))
     scaled = 14.4 / np.sqrt(ratio_vs_control)
     s = state["settings"]
-    return "\n".join([
+    command = state.get("command") or "python bench/hunl_resolving.py " + " ".join(sys.argv[1:])
+    code = state.get("code") or code_version(RESULTS.parent.parent)
+    libraries = state.get("libraries") or library_versions()
+    return [
         "# AIVAT on hold'em: the re-solving agent against its blueprint",
         "",
-        "`python bench/hunl_resolving.py " + " ".join(sys.argv[1:]) + "` (resumable, "
+        f"`{command}` (resumable, "
         f"`{Path(args.aivat_state).name}`). The match of `bench/results/hunl_resolving.md` "
         f"(blueprint `{s['run']}`, rebuilt by `python train.py --config "
         "configs/hunl_blueprint.toml`; re-solving turn and river, unsafe, 1% of the pot, "
@@ -435,32 +458,248 @@ def aivat_report(state: dict[str, Any], recorded: dict[str, Any], args: argparse
         f"carries over: ±14.4 scaled by the measured ratio of AIVAT-minus-control to "
         f"raw-minus-control variance gives **±{scaled:.1f}** at 12,440 deals.",
         "",
-        "## LBR with AIVAT",
+        f"Wall time of the match: {state['wall_seconds'] / 60:.1f} min on one core of 2 shared "
+        f"(`nice`). Code {code}; {libraries}.",
         "",
-        "Not measured: `local_best_response(..., aivat=...)` was not on main when this ran.",
+    ]
+
+
+LBR_POLICIES = ("blueprint", "resolver")
+"""The policies ``--lbr-aivat`` measures, in the order it plays each chunk."""
+
+
+def lbr_rows(rows: Any) -> np.ndarray:
+    """``rows`` (a state's list for one policy) as ``[deals, 4]`` chips: raw LBR as seat 0
+    and seat 1, then AIVAT's score of the same hands (``lbr_deals`` with ``aivat=``)."""
+    out = np.asarray(rows, dtype=float).reshape(-1, 4) if len(rows) else np.zeros((0, 4))
+    return out
+
+
+def lbr_estimates(raw: np.ndarray, corrected: np.ndarray, big_blind: float) -> dict[str, float]:
+    """Per-deal chips, raw and AIVAT-scored (the same hands), as mbb/g means with 95%
+    half-widths and the variance ratio (raw per-deal variance over AIVAT's; ``nan`` under two
+    deals or where AIVAT's variance is 0)."""
+    to_mbb = 1000.0 / big_blind
+    mu, ci = mean_ci(raw)
+    amu, aci = mean_ci(corrected)
+    ratio = float("nan")
+    if len(raw) > 1 and np.var(corrected, ddof=1) > 0:
+        ratio = float(np.var(raw, ddof=1) / np.var(corrected, ddof=1))
+    return {"deals": len(raw), "raw": mu * to_mbb, "raw_ci": ci * to_mbb,
+            "aivat": amu * to_mbb, "aivat_ci": aci * to_mbb, "variance_ratio": ratio}
+
+
+def lbr_aivat_summary(rows: Any, seconds: float, big_blind: float) -> dict[str, float]:
+    """One policy's LBR with AIVAT (``lbr_rows``' layout): ``lbr_estimates`` of its deals
+    and the seconds per deal."""
+    w = lbr_rows(rows)
+    out = lbr_estimates(w[:, :2].mean(axis=1), w[:, 2:].mean(axis=1), big_blind)
+    out["seconds_per_deal"] = seconds / len(w) if len(w) else float("nan")
+    return out
+
+
+def paired_lbr_difference(first: Any, second: Any, big_blind: float) -> dict[str, float]:
+    """``second`` minus ``first`` on the deals both played (the first ``min`` of each:
+    the same deal seeds), raw and AIVAT-scored, as ``lbr_estimates``."""
+    a, b = lbr_rows(first), lbr_rows(second)
+    n = min(len(a), len(b))
+    return lbr_estimates(b[:n, :2].mean(axis=1) - a[:n, :2].mean(axis=1),
+                         b[:n, 2:].mean(axis=1) - a[:n, 2:].mean(axis=1), big_blind)
+
+
+def _pm(value: float, half: float) -> str:
+    return f"{value:+,.0f} ± {half:,.0f}"
+
+
+def _ratio(value: float) -> str:
+    return "n/a" if np.isnan(value) else f"{value:.1f}"
+
+
+def deep_gxfp_lines(path: Path) -> list[str]:
+    """The Deep GXFP LBR-with-AIVAT numbers (``bench/deep_gxfp_hunl_lbr.py``), for scale."""
+    if not path.is_file():
+        return []
+    points = json.loads(path.read_text())["points"]
+    if not points:
+        return []
+
+    def about(key: str) -> str:  # the points' mean half-width, to 50 mbb/g
+        return f"{round(float(np.mean([p[key] for p in points])) / 50) * 50:,}"
+
+    return [
+        "For scale, LBR with AIVAT on another heads-up no-limit network: Deep GXFP at "
+        + ", ".join(str(p["iteration"]) for p in points) + " iterations on "
+        "`no_limit_holdem`'s defaults (blinds 50/100, 100 bb), "
+        f"{points[0]['deals']} duplicate deals a point, check-down values. The variance ratio "
+        "is " + " / ".join(f"{p['variance_ratio']:.1f}" for p in points) + ", so the intervals "
+        f"go from about ± {about('lbr_ci')} to about ± {about('aivat_ci')} mbb/g (`python "
+        "bench/deep_gxfp_hunl_lbr.py`, `bench/results/deep/hunl_lbr_aivat.md`).",
         "",
-        "## Kuhn and Leduc",
+    ]
+
+
+LBR_SPEED = [
+    "LBR's speed, before and after the faster LBR, is in `bench/results/lbr_speed.md`. With "
+    "the uniform player, 2 workers against the 1-worker original, it is 306 against 14.07 "
+    "deals/s (21.7x) on limit and 300 against 16.65 (18.0x) on no-limit, with the same chips "
+    "on every deal.",
+    "",
+]
+
+
+def lbr_aivat_lines(lbr: dict[str, Any] | None, recorded: dict[str, Any],
+                    args: argparse.Namespace, big_blind: float) -> list[str]:
+    """The "LBR with AIVAT" section of ``aivat.md`` from the ``--lbr-aivat`` state (``None``:
+    not measured) and the ``--state`` whose LBR deals it replays."""
+    lines = ["## LBR with AIVAT", ""]
+    others = deep_gxfp_lines(RESULTS / "deep" / "hunl_lbr_aivat.json") + LBR_SPEED
+    if not lbr or not len(lbr["resolver"]):
+        return lines + ["Not measured yet for the resolver and its blueprint: `python "
+                        "bench/hunl_resolving.py --off-tree blueprint --lbr-aivat --lbr-deals "
+                        "N` measures it.", ""] + others
+    s = lbr["settings"]
+    summaries = {name: lbr_aivat_summary(lbr[name], lbr["seconds"][name], big_blind)
+                 for name in LBR_POLICIES}
+    diff = paired_lbr_difference(lbr["blueprint"], lbr["resolver"], big_blind)
+    rows = [[name, r["deals"], _pm(r["raw"], r["raw_ci"]), _pm(r["aivat"], r["aivat_ci"]),
+             _ratio(r["variance_ratio"]), f"{r['seconds_per_deal']:.2f}"]
+            for name, r in summaries.items()]
+    rows.append(["resolver minus blueprint (paired deals)", diff["deals"],
+                 _pm(diff["raw"], diff["raw_ci"]), _pm(diff["aivat"], diff["aivat_ci"]),
+                 _ratio(diff["variance_ratio"]), "-"])
+    checks = []
+    for name in LBR_POLICIES:
+        mine = lbr_rows(lbr[name])
+        old = np.asarray(recorded.get(f"lbr_{name}") or [], dtype=float).reshape(-1, 2)
+        n = min(len(mine), len(old))
+        same = int(np.sum(np.all(np.abs(mine[:n, :2] - old[:n]) < 1e-9, axis=1)))
+        checks.append(f"{same} of {n} ({name})")
+    gap = {name: lbr_estimates(lbr_rows(lbr[name])[:, 2:].mean(axis=1)
+                               - lbr_rows(lbr[name])[:, :2].mean(axis=1),
+                               np.zeros(len(lbr[name])), big_blind)
+           for name in LBR_POLICIES}
+    sec = np.asarray(lbr["resolve_seconds"], dtype=float)
+    rounds = np.asarray(lbr["resolve_rounds"], dtype=int)
+    solves = ", ".join(f"{int(np.sum(rounds == rnd))} on the {name} "
+                       f"({sec[rounds == rnd].mean():.1f} s mean)"
+                       for rnd, name in ((2, "turn"), (3, "river"))
+                       if np.any(rounds == rnd)) or "none"
+    share = 100.0 * sec.sum() / lbr["seconds"]["resolver"] if lbr["seconds"]["resolver"] else 0.0
+    lines += [
+        f"`{lbr['command']}` (resumable, `{Path(args.lbr_aivat_state).name}`). LBR (Lisy and "
+        "Bowling, \"Equilibrium Approximation Quality of Current No-Limit Poker Bots\", "
+        "arXiv:1612.07547; every bet size of the game, "
+        f"{s['lbr_wp_samples']} board samples per win probability) of the blueprint and of "
+        f"the resolver over it (`{s['run']}` as it was rebuilt for this run) on the first "
+        "deals of the LBR of "
+        "`bench/results/hunl_resolving.md`, with the same deal seeds (deal d deals the same "
+        "cards in both runs; the policies' actions are drawn from the deal's stream too), "
+        "every hand also scored by AIVAT: the policy's probabilities recorded at each of its "
+        "decisions, LBR's choices pure (their terms vanish), every card dealt corrected; value "
+        "function `CheckDownValues` with the exact pre-flop equities "
+        "(`preflop_equity.equity_table()`). mbb/g for LBR (a lower bound on the policy's "
+        "exploitability), mean ± 95% half-width over deals (2 hands each, LBR in each seat); "
+        "variance ratio = raw per-deal variance / AIVAT's; seconds per deal of one core, "
+        "the resolver's including its re-solves.",
         "",
-        "The lead adds the Kuhn and Leduc variance ratios here.",
+        table(["policy", "deals", "LBR mbb/g", "LBR with AIVAT mbb/g", "variance ratio",
+               "s per deal"], rows),
         "",
-        f"Wall time: {state['wall_seconds'] / 60:.1f} min on one core of 2 shared (`nice`). "
-        f"Code {code_version(RESULTS.parent.parent)}; {library_versions()}.",
+        "Unbiasedness check: the corrections' mean (AIVAT minus raw, zero in expectation) is "
+        + " and ".join(f"{_pm(g['raw'], g['raw_ci'])} mbb/g for the {name}"
+                       for name, g in gap.items()) + ".",
         "",
-    ])
+        f"Same deals: the raw LBR equals the one recorded in `{Path(args.state).name}` "
+        f"(`lbr_blueprint`, `lbr_resolver`) on {' and '.join(checks)} deals. (The blueprint "
+        "has no re-solves: a blueprint deal that differs is a blueprint that plays otherwise. "
+        f"The resolver's re-solves stop at {s['max_seconds']} s as well as at 1% of the pot, "
+        "so its deals can also differ with the machine's load.)",
+        "",
+        f"Re-solves during the resolver's LBR: {solves}; {share:.0f}% of its time. Policy "
+        f"queries left to the blueprint off the re-solve's tree: {lbr['off_tree']:,} (LBR asks "
+        "up to 1,326 per public state).",
+        "",
+        f"Wall time: {lbr['wall_seconds'] / 60:.1f} min on one core of 2 shared. Code "
+        f"{lbr['code']}; {lbr['libraries']}.",
+        "",
+    ]
+    note = getattr(args, "lbr_note", None)
+    if note and Path(note).is_file():
+        lines += [Path(note).read_text().strip(), ""]
+    return lines + others
+
+
+def small_games_lines(path: Path) -> list[str]:
+    """The "Kuhn and Leduc" section: ``bench/aivat_small.py``'s report without its title."""
+    lines = ["## Kuhn and Leduc", ""]
+    if not path.is_file():
+        return lines + ["Not measured yet: `python bench/aivat_small.py --deals 500 --seeds 20` "
+                        f"writes `{path.name}`.", ""]
+    body = path.read_text().strip().splitlines()
+    if body and body[0].startswith("# "):
+        body = body[1:]
+    while body and not body[0].strip():
+        body = body[1:]
+    return lines + [f"From `bench/results/{path.name}`:", "", *body, ""]
+
+
+def aivat_report(state: dict[str, Any], recorded: dict[str, Any], args: argparse.Namespace,
+                 big_blind: float, lbr: dict[str, Any] | None = None) -> str:
+    """``bench/results/aivat.md``: the match re-scored by AIVAT beside its raw results, LBR
+    with AIVAT of both policies (``lbr``: the ``--lbr-aivat`` state) and the Kuhn and Leduc
+    results of ``--small-games``."""
+    if len(state["match"]) < 2:
+        head = ["# AIVAT on hold'em: the re-solving agent against its blueprint", "",
+                "## Head to head", "", "Not measured yet: `python bench/hunl_resolving.py "
+                "--off-tree blueprint --aivat --deals N` plays it.", ""]
+    else:
+        head = aivat_match_lines(state, recorded, args, big_blind)
+    return "\n".join(head + lbr_aivat_lines(lbr, recorded, args, big_blind)
+                     + small_games_lines(Path(args.small_games)))
+
+
+def read_state(path: Path, args: argparse.Namespace, fresh: dict[str, Any]) -> dict[str, Any]:
+    """The state at ``path`` (``fresh`` if there is none); exits if its settings differ."""
+    state: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else fresh
+    if state["settings"] != settings(args):
+        sys.exit(f"{path} holds deals of other settings {state['settings']}")
+    return state
+
+
+def write_aivat_report(args: argparse.Namespace, big_blind: float) -> str:
+    """Rewrite ``--aivat-out`` from the saved states (nothing is played); returns its text."""
+    fresh = {"settings": settings(args), "match": []}
+    state = read_state(Path(args.aivat_state), args, fresh)
+    lbr_path = Path(args.lbr_aivat_state)
+    lbr = read_state(lbr_path, args, {}) if lbr_path.is_file() else None
+    recorded = json.loads(Path(args.state).read_text())
+    text = aivat_report(state, recorded, args, big_blind, lbr)
+    write_atomically(Path(args.aivat_out), text)
+    return text
+
+
+def checkpoint(path: Path, state: dict[str, Any], wall_seconds: float,
+               args: argparse.Namespace, big_blind: float) -> None:
+    """Save ``state`` to ``path`` with its wall time and what made it (command, code,
+    libraries: the report reads them from the state, so a later rewrite keeps them), and
+    rewrite ``--aivat-out``."""
+    state.update(wall_seconds=wall_seconds,
+                 command="python bench/hunl_resolving.py " + " ".join(sys.argv[1:]),
+                 code=code_version(RESULTS.parent.parent), libraries=library_versions())
+    save(path, state)
+    write_aivat_report(args, big_blind)
 
 
 def run_aivat(args: argparse.Namespace, game: Any, resolver: Any, blueprint: Any) -> None:
-    """``--aivat``: the match and its control again on the same deals, scored by AIVAT."""
+    """``--aivat``: the match and its control again on the same deals, scored by AIVAT (with
+    ``--deals`` no more than are saved: only the report is rewritten)."""
     from pokerzoo.evaluation.aivat import AIVATSpec, aivat_deals
     from pokerzoo.evaluation.holdem_values import CheckDownValues
 
     path = Path(args.aivat_state)
     fresh: dict[str, Any] = {"settings": settings(args), "match": [], "match_aivat": [],
                              "baseline": [], "baseline_aivat": [], "wall_seconds": 0.0}
-    state: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else fresh
-    if state["settings"] != settings(args):
-        sys.exit(f"{path} holds deals of other settings {state['settings']}")
-    recorded = json.loads(Path(args.state).read_text())
+    state = read_state(path, args, fresh)
     value = CheckDownValues(game)
     entropy = match_entropy(args.seed, None)
     specs = {"match": AIVATSpec(game, (resolver, blueprint), (True, True), value, entropy),
@@ -475,13 +714,54 @@ def run_aivat(args: argparse.Namespace, game: Any, resolver: Any, blueprint: Any
             raw, corrected = aivat_deals(spec, deals)
             state[key] += raw.tolist()
             state[f"{key}_aivat"] += corrected.tolist()
-        state["wall_seconds"] = base_wall + time.perf_counter() - start
-        save(path, state)
-        write_atomically(Path(args.aivat_out), aivat_report(state, recorded, args,
-                                                            game.chip_unit))
+        checkpoint(path, state, base_wall + time.perf_counter() - start, args, game.chip_unit)
         bar.update(d1 - d0)
     bar.close()
-    print(aivat_report(state, recorded, args, game.chip_unit))
+    print(write_aivat_report(args, game.chip_unit))
+
+
+def run_lbr_aivat(args: argparse.Namespace, game: Any, resolver: Any, blueprint: Any) -> None:
+    """``--lbr-aivat``: LBR of the blueprint and of the resolver on the first ``--lbr-deals``
+    deals, raw and AIVAT-scored, in chunks of ``--chunk`` deals (each policy's chunk saved
+    as it ends), with the seconds of each policy and of the resolver's re-solves."""
+    from pokerzoo.evaluation.holdem_values import CheckDownValues
+    from pokerzoo.public.spots.preflop_equity import equity_table
+
+    path = Path(args.lbr_aivat_state)
+    fresh: dict[str, Any] = {"settings": settings(args), "blueprint": [], "resolver": [],
+                             "seconds": dict.fromkeys(LBR_POLICIES, 0.0),
+                             "resolve_seconds": [], "resolve_rounds": [], "off_tree": 0,
+                             "wall_seconds": 0.0}
+    state = read_state(path, args, fresh)
+    values = CheckDownValues(game, preflop=equity_table(progress=False))
+    entropy = match_entropy(args.seed, None)
+    bets = tuple(range(2, game.num_distinct_actions))
+    policies = {"blueprint": blueprint, "resolver": resolver}
+    start, base_wall = time.perf_counter(), state["wall_seconds"]
+    seen, off_tree = len(resolver.stats.seconds), resolver.stats.off_tree
+    todo = sum(max(args.lbr_deals - len(state[name]), 0) for name in LBR_POLICIES)
+    bar = tqdm(total=todo, desc="LBR with AIVAT (policy-deals)", unit="deal")
+    while any(len(state[name]) < args.lbr_deals for name in LBR_POLICIES):
+        stop = min(len(state["resolver"]) + args.chunk, args.lbr_deals)
+        for name in LBR_POLICIES:
+            first = len(state[name])
+            if first >= stop:
+                continue  # a resumed run whose blueprint chunk was saved already
+            spec = LBRSpec(game, policies[name], bets, args.lbr_wp_samples, entropy,
+                           aivat=values)
+            began = time.perf_counter()
+            state[name] += lbr_deals(spec, (first, stop)).tolist()
+            state["seconds"][name] += time.perf_counter() - began
+            stats = resolver.stats
+            state["resolve_seconds"] += stats.seconds[seen:]
+            state["resolve_rounds"] += stats.rounds[seen:]
+            state["off_tree"] += stats.off_tree - off_tree
+            seen, off_tree = len(stats.seconds), stats.off_tree
+            checkpoint(path, state, base_wall + time.perf_counter() - start, args,
+                       game.chip_unit)
+            bar.update(stop - first)
+    bar.close()
+    print(write_aivat_report(args, game.chip_unit))
 
 
 def main() -> None:
@@ -511,6 +791,9 @@ def main() -> None:
     blueprint = resolver.blueprint
     if args.aivat:
         run_aivat(args, game, resolver, blueprint)
+        return
+    if args.lbr_aivat:
+        run_lbr_aivat(args, game, resolver, blueprint)
         return
     entropy = match_entropy(args.seed, None)
     seen = 0
