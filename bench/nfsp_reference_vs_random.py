@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> None:
     command = "python bench/nfsp_reference_vs_random.py " + shlex.join(
         sys.argv[1:] if argv is None else argv
     )
+    if args.hands < 1 or any(not 2 <= n <= 6 for n in args.players):
+        parser.error("--hands must be at least 1 and --players each from 2 to 6")
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     jobs = [(n, name) for n in args.players for name in POLICIES]

@@ -75,6 +75,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=10, help="environments (seeds 0..envs-1)")
     parser.add_argument("--out", type=Path, help="also write the table to this Markdown file")
     args = parser.parse_args()
+    if args.envs < 1 or not args.hands or min(args.hands) < 1:
+        parser.error("--envs and every --hands must be at least 1")
     start = time.perf_counter()
     command = "python bench/vcfr_data_floor.py " + " ".join(sys.argv[1:])
     lines = [f"Command: `{command}`", "",
