@@ -74,8 +74,8 @@ def library_versions() -> str:
             f"numba {numba.__version__}")
 
 
-def machine_line() -> str:
-    """The CPU's name, its core count and the load average now, one line."""
+def machine_name() -> str:
+    """The CPU's name and its core count, one line (the same on every run of a machine)."""
     import os
 
     name = platform.processor() or platform.machine()
@@ -86,8 +86,15 @@ def machine_line() -> str:
                 break
     except OSError:
         pass
+    return f"{name}, {os.cpu_count()} cores"
+
+
+def machine_line() -> str:
+    """``machine_name`` and the load average now, one line."""
+    import os
+
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{name}, {os.cpu_count()} cores, load average {load:.1f}"
+    return f"{machine_name()}, load average {load:.1f}"
 
 
 def provenance(cells: Sequence[dict[str, object]]) -> dict[str, list[str]]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import code_version, library_versions, machine_line
+from common import code_version, library_versions, machine_name
 
 from pokerzoo.atomic import write_atomically
 
@@ -138,7 +138,7 @@ def run_cell(
         "diagnostics": state["diagnostics"], "learning_seconds": state["learning"],
         "wall_seconds": state["wall"] + time.perf_counter() - start,
         "resumed": state["counted"] > 0,
-        "machine": f"{platform.node()} ({os.cpu_count()} cores); {machine_line()}",
+        "machine": f"{platform.node()} ({os.cpu_count()} cores); {machine_name()}",
         "code_version": code_version(Path(__file__).resolve().parent),
         "libraries": f"{library_versions()}, torch {_torch_version()}",
     }
