@@ -365,6 +365,28 @@ def in_street(s: dict[str, Any]) -> str:
     return text + (", behind the CFR-D gadget." if gadget == "cfr-d" else ", unsafe.")
 
 
+def blueprint_line(build: dict[str, Any] | None) -> str:
+    """Which blueprint a report's runs used, from the build record its state saved."""
+    if not build:
+        return ("Blueprint: built by `configs/hunl_blueprint.toml` with torch's native "
+                "arithmetic (before 2026-12-03), which rebuilds it bit for bit only on the "
+                "processor it was built on (`bench/results/blueprint_native.md`).")
+    if build.get("portable_arithmetic"):
+        return ("Blueprint: built by `python train.py --config configs/hunl_blueprint.toml` "
+                f"with portable torch arithmetic (torch {build.get('torch')}), so the same "
+                "bits on any x86-64 processor (`bench/results/blueprint.md`).")
+    return ("Blueprint: built with torch's native arithmetic, the same only on the processor "
+            "it was built on (`bench/results/blueprint_native.md`).")
+
+
+def run_build(run: str) -> dict[str, Any]:
+    """The parts of the blueprint's build record a report names it by."""
+    from pokerzoo.agents.resolver.holdem_agent import blueprint_record
+
+    _, build = blueprint_record(Path(run))
+    return {k: build.get(k) for k in ("agent", "seed", "portable_arithmetic", "torch")}
+
+
 def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: argparse.Namespace,
                       big_blind: float) -> list[str]:
     """The head-to-head part of ``aivat.md``: the match re-scored by AIVAT beside its raw
@@ -412,6 +434,25 @@ def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: arg
                         if n > 1 and np.var(ma - ba) > 0 else float("nan"))
     scaled = 14.4 / np.sqrt(ratio_vs_control)
     s = state["settings"]
+    if same_b * 10 >= both * 9:  # the control replays the recorded one: the same blueprint
+        same_deals = (
+            f"Same deals: of the {both} deal indices played both here and in "
+            f"`{Path(args.state).name}` ({lo}-{hi - 1}), the raw result of the match equals "
+            f"the recorded one on {same_m} and the control's on {same_b}. (Re-solves stop at "
+            f"{s['max_seconds']} s as well as at 1% of the pot, so a re-solve that hit the "
+            "time limit on a busier or quieter machine can differ; the control has no "
+            "re-solves.) Deals the re-solves touched (match and control differ) in either "
+            f"run: {int(np.sum(new_touched | old_touched))}; deals that differ although "
+            f"neither run's re-solves touched them: {differ_untouched}.")
+    else:
+        same_deals = (
+            f"Same deals, another blueprint: `{Path(args.state).name}` was played with the "
+            "blueprint built before 2026-12-03 (native torch arithmetic, an Intel Xeon), and "
+            f"on the {both} deal indices played in both ({lo}-{hi - 1}) the control equals "
+            f"its recorded one on {same_b} only, the match on {same_m}: the same cards, "
+            "another blueprint's play, so the two matches are not compared deal by deal. "
+            f"Deals the re-solves touched here (match and control differ): "
+            f"{int(np.sum(new_touched))} of {both}.")
     command = state.get("command") or "python bench/hunl_resolving.py " + " ".join(sys.argv[1:])
     code = state.get("code") or code_version(RESULTS.parent.parent)
     libraries = state.get("libraries") or library_versions()
@@ -441,14 +482,9 @@ def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: arg
         f"match and {mean_ci(ba - b)[0] * scale:+.1f} ± {mean_ci(ba - b)[1] * scale:.1f} for "
         "the control.",
         "",
-        f"Same deals: of the {both} deal indices played both here and in "
-        f"`{Path(args.state).name}` ({lo}-{hi - 1}), the raw result of the match equals the "
-        f"recorded one on {same_m} and the control's on {same_b}. (Re-solves stop at "
-        f"{s['max_seconds']} s as well as at 1% of the pot, so a re-solve that hit the time "
-        "limit on a busier or quieter machine can differ; the control has no re-solves.) "
-        f"Deals the re-solves touched (match and control differ) in either run: "
-        f"{int(np.sum(new_touched | old_touched))}; deals that differ although neither run's "
-        f"re-solves touched them: {differ_untouched}.",
+        same_deals,
+        "",
+        blueprint_line(state.get("blueprint_build")),
         "",
         f"Width at 12,440 deals from the variances measured here: {', '.join(widths)} "
         "bb/100, against the goal of ±4.8 (a third of ±14.4, the control-subtracted raw "
@@ -622,6 +658,8 @@ def lbr_aivat_lines(lbr: dict[str, Any] | None, recorded: dict[str, Any],
         f"Wall time: {lbr['wall_seconds'] / 60:.1f} min on one core of 2 shared. Code "
         f"{lbr['code']}; {lbr['libraries']}.",
         "",
+        blueprint_line(lbr.get("blueprint_build")),
+        "",
     ]
     note = getattr(args, "lbr_note", None)
     if note and Path(note).is_file():
@@ -683,7 +721,7 @@ def checkpoint(path: Path, state: dict[str, Any], wall_seconds: float,
     """Save ``state`` to ``path`` with its wall time and what made it (command, code,
     libraries: the report reads them from the state, so a later rewrite keeps them), and
     rewrite ``--aivat-out``."""
-    state.update(wall_seconds=wall_seconds,
+    state.update(wall_seconds=wall_seconds, blueprint_build=run_build(args.run),
                  command="python bench/hunl_resolving.py " + " ".join(sys.argv[1:]),
                  code=code_version(RESULTS.parent.parent), libraries=library_versions())
     save(path, state)

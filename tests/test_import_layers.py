@@ -20,7 +20,7 @@ PACKAGE = ROOT / "pokerzoo"
 LAYERS: dict[str, int] = {
     # the ground floor: imports nothing of ours above it
     "errors": 0, "config": 0, "checkpoint": 0, "parallel": 0, "entry_points": 0, "sampling": 0,
-    "atomic": 0, "schedule": 0, "version": 0,
+    "atomic": 0, "schedule": 0, "version": 0, "torch_arithmetic": 0,
     # Ray plumbing: executors behind pokerzoo.parallel.Executor. It imports errors and
     # parallel only (Ray itself inside functions), and evaluation, agents and training take
     # its executors, so it stands on the ground floor, below all of them.

@@ -57,8 +57,16 @@ class RunConfig:
     workers of Deep CFR, evaluation workers of matches; 1 (default) runs all here, no Ray."""
     ray_address: str | None = None
     """A Ray cluster to join (``--ray-address``); default workers: the cluster's CPUs."""
+    portable_arithmetic: bool = False
+    """Pin torch's CPU arithmetic to the code paths that give the same bits on every x86-64
+    processor (``pokerzoo.torch_arithmetic``; slower): a torch agent's run is then the same run
+    on any machine with the same torch build. The checkpoint records it, and loading it asks
+    for the same."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.portable_arithmetic, bool):
+            raise ConfigError("portable_arithmetic must be true or false, got "
+                              f"{self.portable_arithmetic!r}")
         if not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an integer, got {self.seed!r}")
         for name in ("iterations", "episodes", "rounds", "eval_every", "checkpoint_every",

@@ -34,6 +34,7 @@ from pokerzoo.games.registry import load_game
 from pokerzoo.runs.config import SAMPLING_UNITS
 from pokerzoo.runs.folder import read_run_config
 from pokerzoo.runs.foreign import is_env_spec
+from pokerzoo.torch_arithmetic import use_portable_arithmetic
 
 GAME_VIEWS = ("full", "agent", "interactive")
 """What an agent is given of its game: the game itself (``full``; also an unknown game's
@@ -67,7 +68,10 @@ def game_view(game: Game, view: str) -> Game:
 
 
 def build_agent(build: dict[str, Any]) -> Agent:
-    """Build (untrained) the agent a build record describes."""
+    """Build (untrained) the agent a build record describes (with the torch arithmetic it
+    was trained with: ``pokerzoo.torch_arithmetic``)."""
+    if build.get("portable_arithmetic"):
+        use_portable_arithmetic(f"the {build.get('agent')} agent (trained so)")
     if build.get("env") is not None:
         from pokerzoo.evaluation.aec_matches import load_env_factory
 

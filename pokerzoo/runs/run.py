@@ -39,6 +39,7 @@ from pokerzoo.runs.config import MAX_TREE_NODES, RunConfig, default_budget
 from pokerzoo.runs.folder import pin_drawn_seed, prepare_folder, write_json
 from pokerzoo.runs.foreign import is_env_spec, vs_opponents, vs_random
 from pokerzoo.runs.load import game_view, game_view_name
+from pokerzoo.torch_arithmetic import torch_version, use_portable_arithmetic
 from pokerzoo.runs.lock import hold_run_folder
 from pokerzoo.training.callbacks import (
     CheckpointCallback,
@@ -100,11 +101,16 @@ def train(
     """
     started = time.perf_counter()  # set-up (game, agent, tree) counts from here
     spec = agent_spec(config.agent)
+    if config.portable_arithmetic:  # before the agent's first tensor: then torch has chosen
+        use_portable_arithmetic(f"the run {config.out!r}")
     if is_env_spec(config.game):
         setup = _env_setup(config, spec, max_steps_per_hand)
     else:
         setup = _game_setup(config, spec)
     config, agent, units = setup.config, setup.agent, setup.units
+    if config.portable_arithmetic and agent.build is not None:
+        # Loading the checkpoint asks for the same arithmetic (pokerzoo.runs.load).
+        agent.build.update(portable_arithmetic=True, torch=torch_version())
     out = Path(config.out)
     # One writer at a time: a second train.py on this folder is refused naming the first.
     with hold_run_folder(out):

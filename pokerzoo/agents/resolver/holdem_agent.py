@@ -28,6 +28,7 @@ from pokerzoo.checkpoint import find_run_checkpoint, read_header
 from pokerzoo.errors import CheckpointError, ConfigError, InvalidPolicyError
 from pokerzoo.games.base import Game, State
 from pokerzoo.games.holdem.game import HoldemGame
+from pokerzoo.torch_arithmetic import use_portable_arithmetic
 
 
 def is_holdem(game: Game) -> bool:
@@ -68,6 +69,8 @@ def load_blueprint(path: str, game: Game) -> Any:
     from pokerzoo.games.registry import load_game
 
     checkpoint, build = blueprint_record(Path(path))
+    if build.get("portable_arithmetic"):  # its strategy network is trained as it loads
+        use_portable_arithmetic(f"the blueprint {str(path)!r} (built so)")
     theirs = load_game(build["game"], **(build.get("game_params") or {}))
     if repr(theirs) != repr(game) or build.get("game_view", "full") != "full":
         raise ConfigError(f"the blueprint at {path!r} plays {theirs!r}, not {game!r}: the "

@@ -94,6 +94,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="TOML file with the same keys; flags override it (a path\n"
                                     "that does not exist names a config shipped with\n"
                                     "pokerzoo: configs/leduc_cfr_plus.toml or leduc_cfr_plus)")
+    p.add_argument("--portable-arithmetic", action="store_true", default=None,
+                   help="torch agents: the same bits on every x86-64 processor (MKL's\n"
+                        "compatible path and ATen's default kernels; slower)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-tensorboard", action="store_true", help="skip TensorBoard logs")
     p.add_argument("--list", action="store_true", help="list agents and games, then exit")
@@ -132,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "out": args.out,
         "workers": args.workers,
         "ray_address": args.ray_address,
+        "portable_arithmetic": args.portable_arithmetic,
     }
     if args.game_param:
         flags["game_params"] = parse_assignments(args.game_param, "--game-param")
