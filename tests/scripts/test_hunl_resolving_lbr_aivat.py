@@ -112,3 +112,37 @@ def test_the_report_without_measurements_says_so_and_appends_the_small_games(
     assert text.count("Not measured yet") == 2  # the match and the LBR
     small = text[text.index("## Kuhn and Leduc") :]
     assert "the Kuhn table" in small and "Kuhn title" not in small
+
+
+def test_each_section_names_its_blueprint(tmp_path: Path) -> None:
+    recorded = {"lbr_blueprint": [[10, -10]], "lbr_resolver": [[20, 0]]}
+    older = "\n".join(hr.lbr_aivat_lines(fake_lbr_state(), recorded, report_args(tmp_path), 2.0))
+    assert "torch's native arithmetic (before 2026-12-03)" in older  # a state that says nothing
+    state = {**fake_lbr_state(),
+             "blueprint_build": {"portable_arithmetic": True, "torch": "2.13.0+cpu"}}
+    text = "\n".join(hr.lbr_aivat_lines(state, recorded, report_args(tmp_path), 2.0))
+    assert "portable torch arithmetic (torch 2.13.0+cpu), so the same bits on any x86-64" in text
+
+
+def fake_match_state(baseline: list[list[float]]) -> dict:
+    return {"settings": {"run": "runs/x", "iterations": 200, "max_seconds": 20.0, "seed": 0},
+            "match": [[4, -4], [0, 0], [2, -2]], "match_aivat": [[3, -3], [1, -1], [1, -1]],
+            "baseline": baseline, "baseline_aivat": [[1, -1], [0, 0], [2, -2]],
+            "wall_seconds": 60.0, "command": "python bench/hunl_resolving.py --aivat",
+            "code": "abc1234", "libraries": "Python 3",
+            "blueprint_build": {"portable_arithmetic": True, "torch": "2.13.0+cpu"}}
+
+
+def test_the_match_is_compared_deal_by_deal_only_with_the_same_blueprint(
+    tmp_path: Path,
+) -> None:
+    recorded = {"settings": {}, "match": [[4, -4], [0, 0], [2, -2]],
+                "baseline": [[2, -2], [0, 0], [2, -2]]}
+    same = hr.aivat_match_lines(fake_match_state([[2, -2], [0, 0], [2, -2]]), recorded,
+                                report_args(tmp_path), 2.0)
+    assert any(line.startswith("Same deals: of the 3 deal indices") for line in same)
+    other = hr.aivat_match_lines(fake_match_state([[6, -6], [2, -2], [0, 0]]), recorded,
+                                 report_args(tmp_path), 2.0)
+    line = next(x for x in other if x.startswith("Same deals, another blueprint"))
+    assert "the control equals its recorded one on 0 only" in line
+    assert any("portable torch arithmetic" in x for x in other)
