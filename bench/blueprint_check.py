@@ -136,6 +136,20 @@ def main() -> None:
         f"so the comparison is not of folds alone. Load {load_seconds:.1f} s (the strategy "
         f"network is trained as the blueprint loads), play {play_seconds:.1f} s.",
         "",
+        "What this shows and what it does not: on this processor the rebuild is the "
+        "reference, deal by deal. That the bits are the same on another processor rests on the "
+        "two switches (MKL documents its compatible path as giving the same results on every "
+        "Intel and compatible processor; ATen's default kernels are one compiled code for any "
+        "x86-64) and on the reference: a rebuild elsewhere that does not give *equal on every "
+        "deal* here is a finding to report, with its processor.",
+        "",
+        "The blueprint of the results written before 2026-12-03 was built with torch's native "
+        "arithmetic on an Intel Xeon and rebuilds only there: `bench/results/blueprint_native.md`"
+        ". Measured on this AMD EPYC, one core each, the config's final `vs random` line with "
+        "each switch: native -24.90; ATen's AVX2 kernels with MKL's AVX2 -24.90; MKL limited to "
+        "SSE4.2 -24.90; MKL compatible alone +151.00; ATen default alone +227.50; both +259.60, "
+        "and both with MKL limited to SSE4.2 +259.60 (bb/100).",
+        "",
         f"Code {code_version(checkout)}; {library_versions()}, torch {torch.__version__}; "
         f"machine: {machine_name()}.",
         "",

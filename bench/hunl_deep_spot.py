@@ -10,8 +10,10 @@ blind's bet included). Each equilibrium is saved under ``--work`` and each score
 there as JSON, so a stopped run resumes; ``--summary`` prints the tables from the records.
 
 The Deep CFR run is the HUNL blueprint, rebuilt by ``python train.py --config
-configs/hunl_blueprint.toml`` into ``runs/hunl_spot_deep_cfr`` (2.5 min, 7.5 GB; checked
-against the recorded matches in ``bench/results/blueprint.md``).
+configs/hunl_blueprint.toml`` into ``runs/hunl_spot_deep_cfr`` (3 min 14 s on one core,
+5.6 GB; portable arithmetic, checked deal by deal in ``bench/results/blueprint.md``). The
+results committed before 2026-12-03 are of the earlier, native-arithmetic blueprint
+(``bench/results/blueprint_native.md``).
 
     python bench/hunl_deep_spot.py --ranges declared
     python bench/hunl_deep_spot.py --ranges own --own-from runs/hunl_spot_deep_cfr

@@ -14,8 +14,10 @@ range solver from the blueprint's ranges, unsafe re-solving) is measured three w
   (its own ranges there, ``own_ranges``): the first decision of each player.
 
 The blueprint (``--run``, default ``runs/hunl_spot_deep_cfr``) is rebuilt by ``python train.py
---config configs/hunl_blueprint.toml`` (2.5 min, 7.5 GB peak memory; the same blueprint as the
-recorded results, deal by deal: ``bench/results/blueprint.md``).
+--config configs/hunl_blueprint.toml`` (3 min 14 s on one core, 5.6 GB peak memory; portable
+torch arithmetic, the same bits on any x86-64: ``bench/results/blueprint.md``). Each report
+names the blueprint its state was played with: the states committed before 2026-12-03 are of
+the earlier, native-arithmetic blueprint (``bench/results/blueprint_native.md``).
 
 Resumable: every finished chunk of deals is kept in ``--state`` (JSON) and the report
 ``--out`` rewritten; a rerun with the same settings goes on where it stopped.
@@ -248,8 +250,8 @@ def report(state: dict[str, Any], args: argparse.Namespace, big_blind: float) ->
         "machine).",
         "",
         f"Blueprint: `{s['run']}` (Deep CFR, 10 iterations, no-limit hold'em $1/$2, $200 "
-        f"stacks, sizes 1/2, 3/4, 1 pot and all-in; rebuilt by `python train.py --config "
-        f"configs/hunl_blueprint.toml`, bench/results/blueprint.md). Re-solving: streets "
+        f"stacks, sizes 1/2, 3/4, 1 pot and all-in). "
+        + blueprint_line(state.get("blueprint_build")) + " Re-solving: streets "
         f"{s['streets']}, "
         f"unsafe, from the blueprint's ranges (each street's re-solve gives the next street's "
         f"ranges), stopped at {s['exploitability_pct']}% of the pot or {s['iterations']} "
@@ -387,6 +389,43 @@ def run_build(run: str) -> dict[str, Any]:
     return {k: build.get(k) for k in ("agent", "seed", "portable_arithmetic", "torch")}
 
 
+def where_the_variance_is(m: np.ndarray, ma: np.ndarray, b: np.ndarray,
+                          ba: np.ndarray) -> str:
+    """Where the head-to-head's variance lies: on the deals the re-solves touched (the match
+    and its control end apart) or on the others, raw minus control and AIVAT minus control,
+    and how far any fixed weighting of the two AIVAT corrections could take it (fitted here,
+    so a bound, not an estimator)."""
+    n = len(m)
+    touched = np.abs(m - b) > 1e-9
+    k = int(touched.sum())
+    if n < 3 or k == 0:
+        return "Where the variance is: no deal touched by a re-solve yet."
+    raw, corrected = m - b, ma - ba
+
+    def share(x: np.ndarray) -> float:
+        total = float(np.sum((x - x.mean()) ** 2))
+        return 100.0 * float(np.sum((x[touched] - x.mean()) ** 2)) / total if total else 0.0
+
+    terms = np.stack([ma - m, ba - b], axis=1)
+    terms = terms - terms.mean(axis=0)
+    beta = np.linalg.lstsq(terms, raw - raw.mean(), rcond=None)[0]
+    best = float(np.var(raw - terms @ beta, ddof=1))
+    return (
+        f"Where the variance is: the re-solves touched {k} of {n} deals (the match and its "
+        f"control end apart), and those carry {share(raw):.0f}% of raw minus control's "
+        f"variance (the others are 0 exactly) and {share(corrected):.0f}% of AIVAT minus "
+        "control's: on the untouched deals the corrections do not cancel (the resolver's "
+        "re-solved probabilities are not the blueprint's even where it plays the same "
+        f"action), adding variance {float(np.var(corrected[~touched])):.1f} chips² a deal "
+        f"there. On a touched deal the mean square is {float(np.mean(raw[touched] ** 2)):,.0f} "
+        f"chips² raw minus control and {float(np.mean(corrected[touched] ** 2)):,.0f} AIVAT "
+        "minus control: check-down values remove little of it. Even the best fixed weights of "
+        f"the two corrections (fitted on these deals: {beta[0]:+.2f} on the match's, "
+        f"{beta[1]:+.2f} on the control's) would leave {best:,.0f} of raw minus control's "
+        f"{float(np.var(raw, ddof=1)):,.0f} chips² (a ratio of "
+        f"{float(np.var(raw, ddof=1)) / best:.2f}); the goal needs 9.")
+
+
 def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: argparse.Namespace,
                       big_blind: float) -> list[str]:
     """The head-to-head part of ``aivat.md``: the match re-scored by AIVAT beside its raw
@@ -461,10 +500,9 @@ def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: arg
         "",
         f"`{command}` (resumable, "
         f"`{Path(args.aivat_state).name}`). The match of `bench/results/hunl_resolving.md` "
-        f"(blueprint `{s['run']}`, rebuilt by `python train.py --config "
-        "configs/hunl_blueprint.toml`; re-solving turn and river, unsafe, 1% of the pot, "
-        f"{s['iterations']} iterations or {s['max_seconds']} s per re-solve; seed {s['seed']}) "
-        "played again on its first deals, every hand scored by AIVAT "
+        f"(its settings: blueprint `{s['run']}`, the one named below; re-solving turn and "
+        f"river, unsafe, 1% of the pot, {s['iterations']} iterations or {s['max_seconds']} s "
+        f"per re-solve; seed {s['seed']}) played on its first deals, every hand scored by AIVAT "
         "(`pokerzoo.evaluation.aivat`, Burch et al., AAAI 2018, arXiv:1612.06915): both "
         "strategies known (the resolver's probabilities recorded at each of its decisions, "
         "the blueprint's network probabilities), every card dealt corrected, value function "
@@ -494,8 +532,10 @@ def aivat_match_lines(state: dict[str, Any], recorded: dict[str, Any], args: arg
         f"carries over: ±14.4 scaled by the measured ratio of AIVAT-minus-control to "
         f"raw-minus-control variance gives **±{scaled:.1f}** at 12,440 deals.",
         "",
-        f"Wall time of the match: {state['wall_seconds'] / 60:.1f} min on one core of 2 shared "
-        f"(`nice`). Code {code}; {libraries}.",
+        where_the_variance_is(m, ma, b, ba),
+        "",
+        f"Wall time of the match: {state['wall_seconds'] / 60:.1f} min on one core of 2 shared. "
+        f"Code {code}; {libraries}.",
         "",
     ]
 
@@ -851,6 +891,7 @@ def main() -> None:
         state["fallbacks"] = {k: base_fallbacks.get(k, 0) + v for k, v in counts.items()}
         state["max_chip_gap"] = max(state["max_chip_gap"], st.max_chip_gap)
         state["wall_seconds"] = base_wall + time.perf_counter() - start
+        state["blueprint_build"] = run_build(args.run)
         save(state_path, state)
         write_atomically(out, report(state, args, game.chip_unit))
 

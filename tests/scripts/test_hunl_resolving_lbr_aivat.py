@@ -146,3 +146,19 @@ def test_the_match_is_compared_deal_by_deal_only_with_the_same_blueprint(
     line = next(x for x in other if x.startswith("Same deals, another blueprint"))
     assert "the control equals its recorded one on 0 only" in line
     assert any("portable torch arithmetic" in x for x in other)
+
+
+def test_the_variance_lies_on_the_deals_the_re_solves_touched() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    b = rng.normal(size=200)
+    m = b.copy()
+    m[:10] += rng.normal(scale=5.0, size=10)  # 10 touched deals
+    ma, ba = m + 0.1 * rng.normal(size=200), b + 0.1 * rng.normal(size=200)
+    text = hr.where_the_variance_is(m, ma, b, ba)
+    assert text.startswith("Where the variance is: the re-solves touched 10 of 200 deals")
+    assert "those carry 100% of raw minus control's" in text
+    raw_var = float(np.var(m - b, ddof=1))
+    assert f"of raw minus control's {raw_var:,.0f} chips²" in text
+    assert hr.where_the_variance_is(b, b, b, b).endswith("no deal touched by a re-solve yet.")
