@@ -45,10 +45,15 @@ def _mkl_branch() -> int | None:
     then no switch pins its BLAS)."""
     import torch
 
-    library = Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
-    try:
-        getter = ctypes.CDLL(str(library)).mkl_serv_cbwr_get
-    except (OSError, AttributeError):
+    folder = Path(torch.__file__).parent / "lib"
+    # Linux, macOS and Windows name torch's CPU library differently; MKL is linked into it.
+    for name in ("libtorch_cpu.so", "libtorch_cpu.dylib", "torch_cpu.dll"):
+        try:
+            getter = ctypes.CDLL(str(folder / name)).mkl_serv_cbwr_get
+            break
+        except (OSError, AttributeError):
+            continue
+    else:
         return None
     getter.restype = ctypes.c_int
     getter.argtypes = [ctypes.c_int]

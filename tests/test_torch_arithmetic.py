@@ -135,3 +135,14 @@ def test_loading_a_portable_run_after_torch_computed_is_one_line(tmp_path: Path)
     )
     assert done.returncode == 0, done.stderr
     assert "asks for portable torch arithmetic, but this process runs native" in done.stdout
+
+
+def test_a_torch_without_mkl_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pokerzoo.torch_arithmetic as arithmetic
+
+    for name in arithmetic.PORTABLE_ENVIRONMENT:
+        monkeypatch.delenv(name, raising=False)  # restored after the test
+    monkeypatch.setattr(arithmetic, "_mkl_branch", lambda: None)
+    with pytest.raises(ConfigError, match=r"MKL branch None\)") as err:
+        arithmetic.use_portable_arithmetic("the test run")
+    assert "\n" not in str(err.value)
